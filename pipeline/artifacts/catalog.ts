@@ -1,0 +1,45 @@
+/**
+ * catalog.duckdb: one view per Parquet table of a version, so analysts can open a single file
+ * with any DuckDB client (`duckdb artifacts/current/catalog.duckdb`) and query by table name.
+ *
+ * Views hold absolute paths (DuckDB resolves relative paths against the client's working
+ * directory, not the database file), so the catalog is written after the version directory
+ * has its final name. If the folder is moved, `npx tsx pipeline/catalog.ts <versionDir>`
+ * writes it again.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
+
+const parquetFiles = async (dir: string, rel = ""): Promise<string[]> => {
+  const out: string[] = []
+  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+    const r = path.join(rel, e.name)
+    if (e.isDirectory()) out.push(...(await parquetFiles(dir, r)))
+    else if (e.name.endsWith(".parquet")) out.push(r)
+  }
+  return out.sort()
+}
+
+export const writeCatalog = async (versionDir: string) => {
+  const file = path.join(versionDir, "catalog.duckdb")
+  await fs.rm(file, { force: true })
+  await fs.rm(`${file}.wal`, { force: true })
+  const db = await DuckDBInstance.create(file)
+  const conn = await db.connect()
+  try {
+    for (const rel of await parquetFiles(versionDir)) {
+      const view = path.basename(rel, ".parquet").replace(/[^a-z0-9_]/gi, "_")
+      await conn.run(
+        `CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${sqlString(path.join(versionDir, rel))})`
+      )
+    }
+    await conn.run("CHECKPOINT")
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+  return file
+}

@@ -1,0 +1,52 @@
+/**
+ * The artifacts folder: `<root>/<version>/` per complete build, `<root>/.partial-<buildKey>/`
+ * while one is being built (kept after a crash so the next run resumes), and `<root>/current`,
+ * a symlink switched atomically (rename of a fresh link over the old one) to the newest
+ * complete version.
+ */
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
+import { Effect } from "effect"
+
+export const partialDirOf = (root: string, buildKey: string) => path.join(root, `.partial-${buildKey}`)
+
+/** The version directory `current` points at, or undefined when there is none. */
+export const currentVersionDir = async (root: string): Promise<string | undefined> => {
+  const link = path.join(root, "current")
+  try {
+    return await fs.realpath(link)
+  } catch {
+    return undefined
+  }
+}
+
+export const readManifest = async (versionDir: string): Promise<Manifest | undefined> => {
+  try {
+    const raw = JSON.parse(await fs.readFile(path.join(versionDir, "manifest.json"), "utf8"))
+    return await Effect.runPromise(decodeManifest(raw))
+  } catch {
+    return undefined
+  }
+}
+
+/** Point `current` at `versionName` atomically: readers see the old or the new version, never neither. */
+export const switchCurrent = async (root: string, versionName: string) => {
+  const tmp = path.join(root, `.current-${process.pid}-${Date.now()}`)
+  await fs.symlink(versionName, tmp)
+  await fs.rename(tmp, path.join(root, "current"))
+}
+
+/** Removes complete versions beyond the newest `keep` (never the current one). */
+export const pruneVersions = async (root: string, keep: number) => {
+  const current = await currentVersionDir(root)
+  const entries = (await fs.readdir(root, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && /^v\d{8}T\d{6}Z-/.test(e.name))
+    .map((e) => e.name)
+    .sort()
+    .reverse()
+  for (const name of entries.slice(keep)) {
+    const dir = path.join(root, name)
+    if (dir !== current) await fs.rm(dir, { recursive: true, force: true })
+  }
+}

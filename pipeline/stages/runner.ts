@@ -1,0 +1,209 @@
+/**
+ * Runs the stages into a new artifact version.
+ *
+ * - A build is identified by its build key (corpus fingerprints + every stage's code version).
+ *   When `current` already has that key there is nothing to do.
+ * - Work happens in `.partial-<buildKey>/`; each finished stage leaves a record in
+ *   `stages/<name>.json` there, so a crashed run resumes from the first unfinished stage.
+ * - A stage whose code version and input hash equal those of the same stage in `current` takes
+ *   its outputs over (hard links) instead of running.
+ * - Only after the manifest validates is the directory renamed to its version name and
+ *   `current` switched to it.
+ */
+import { Effect, Either } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { decodeManifest, type Manifest, type StageRecord } from "../../core/artifacts/manifest.ts"
+import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/CorpusStore.ts"
+import { writeCatalog } from "../artifacts/catalog.ts"
+import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../artifacts/versions.ts"
+import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
+import type { Progress } from "./progress.ts"
+import { SkipTally, type Stage, type StageResult } from "./Stage.ts"
+
+export interface PipelineOptions {
+  readonly corpus: string
+  readonly artifactsRoot: string
+  readonly stages: ReadonlyArray<Stage>
+  readonly progress: Progress
+  /** Complete versions kept besides the current one. */
+  readonly keepVersions?: number
+}
+
+export interface PipelineOutcome {
+  readonly version: string
+  readonly versionDir: string
+  readonly upToDate: boolean
+  readonly manifest: Manifest
+}
+
+export class StageFailed extends Error {
+  constructor(readonly stage: string, cause: unknown) {
+    super(`stage ${stage} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
+}
+
+const exists = (p: string) => fs.stat(p).then(() => true, () => false)
+
+const versionName = (buildKey: string, at: Date) =>
+  `v${at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${buildKey.slice(0, 8)}`
+
+const outputsIntact = async (dir: string, rec: StageRecord) => {
+  for (const o of rec.outputs) {
+    const st = await fs.stat(path.join(dir, o.path)).catch(() => undefined)
+    if (!st || st.size !== o.bytes) return false
+  }
+  return true
+}
+
+const linkOutputs = async (fromDir: string, toDir: string, rec: StageRecord) => {
+  for (const o of rec.outputs) {
+    const dst = path.join(toDir, o.path)
+    await fs.mkdir(path.dirname(dst), { recursive: true })
+    await fs.rm(dst, { force: true })
+    await fs.link(path.join(fromDir, o.path), dst).catch(() => fs.copyFile(path.join(fromDir, o.path), dst))
+  }
+}
+
+const recordOf = async (
+  stage: Stage,
+  codeVersion: string,
+  inputHash: string,
+  inputs: ReadonlyArray<string>,
+  workDir: string,
+  result: StageResult,
+  startedAt: Date
+): Promise<StageRecord> => {
+  const outputs = []
+  for (const rel of result.outputs) {
+    const full = path.join(workDir, rel)
+    const st = await fs.stat(full)
+    outputs.push({
+      path: rel,
+      sha256: await sha256OfFile(full),
+      bytes: st.size,
+      rows: result.rowCounts[path.basename(rel).replace(/\.parquet$/, "")],
+      contentHash: result.contentHashes?.[rel]
+    })
+  }
+  const skipped = result.skipped ?? new SkipTally()
+  const finishedAt = new Date()
+  return {
+    name: stage.name,
+    codeVersion,
+    inputHash,
+    inputs: [...inputs],
+    outputs,
+    rowCounts: { ...result.rowCounts },
+    skipped: { count: skipped.count, byReason: { ...skipped.byReason }, samples: [...skipped.samples] },
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    seconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+    reused: false,
+    notes: result.notes ? [...result.notes] : undefined
+  }
+}
+
+export const runPipeline = (opts: PipelineOptions) =>
+  Effect.gen(function* () {
+    const store = yield* CorpusStore
+    const location = parseCorpusLocation(opts.corpus)
+    const root = path.resolve(opts.artifactsRoot)
+    const files = yield* store.list(location)
+    const codeVersions = yield* Effect.promise(() => Promise.all(opts.stages.map((s) => codeVersionOf(s.sources))))
+    const buildKey = sha256(
+      JSON.stringify({ files: files.map((f) => [f.path, f.fingerprint]), code: opts.stages.map((s, i) => [s.name, codeVersions[i]]) })
+    ).slice(0, 16)
+
+    yield* Effect.promise(() => fs.mkdir(root, { recursive: true }))
+    const currentDir = yield* Effect.promise(() => currentVersionDir(root))
+    const currentManifest = currentDir ? yield* Effect.promise(() => readManifest(currentDir)) : undefined
+    if (currentDir && currentManifest?.buildKey === buildKey) {
+      opts.progress.info(`artifacts ${currentManifest.version} are up to date with the corpus and the code`)
+      return { version: currentManifest.version, versionDir: currentDir, upToDate: true, manifest: currentManifest } satisfies PipelineOutcome
+    }
+
+    const work = partialDirOf(root, buildKey)
+    yield* Effect.promise(() => fs.mkdir(path.join(work, "stages"), { recursive: true }))
+    const records = new Map<string, StageRecord>()
+
+    for (const [i, stage] of opts.stages.entries()) {
+      const codeVersion = codeVersions[i]
+      const inputs: CorpusObject[] = files.filter((f) => stage.readsCorpusFile(f.path))
+      const deps = stage.dependsOn.map((d) => {
+        const r = records.get(d)
+        if (!r) throw new Error(`stage ${stage.name} depends on ${d}, which is not an earlier stage`)
+        return [d, r.outputs.map((o) => [o.path, o.sha256])]
+      })
+      const inputHash = sha256(JSON.stringify({ corpus: inputs.map((f) => [f.path, f.fingerprint]), deps })).slice(0, 16)
+      const matches = (r: StageRecord | undefined): r is StageRecord =>
+        !!r && r.codeVersion === codeVersion && r.inputHash === inputHash
+      opts.progress.stage(stage.name)
+
+      // 1. Resume: finished in an earlier, interrupted run of this same build.
+      const markerPath = path.join(work, "stages", `${stage.name}.json`)
+      const marker = yield* Effect.promise(async () =>
+        (await exists(markerPath)) ? (JSON.parse(await fs.readFile(markerPath, "utf8")) as StageRecord) : undefined
+      )
+      if (matches(marker) && (yield* Effect.promise(() => outputsIntact(work, marker)))) {
+        records.set(stage.name, marker)
+        opts.progress.done(`resumed: finished by an earlier interrupted run`)
+        continue
+      }
+      // 2. Reuse: same code and inputs as the stage in the current version.
+      const previous = currentManifest?.stages.find((s) => s.name === stage.name)
+      if (currentDir && matches(previous) && (yield* Effect.promise(() => outputsIntact(currentDir, previous)))) {
+        yield* Effect.promise(() => linkOutputs(currentDir, work, previous))
+        const rec = { ...previous, reused: true }
+        yield* Effect.promise(() => fs.writeFile(markerPath, JSON.stringify(rec)))
+        records.set(stage.name, rec)
+        opts.progress.done(`reused from ${currentManifest!.version} (inputs and code unchanged)`)
+        continue
+      }
+      // 3. Run.
+      const startedAt = new Date()
+      const result = yield* stage
+        .run({
+          workDir: work,
+          corpusFiles: inputs,
+          openCorpusFile: (p) => store.file(location, p),
+          outputOf: (s, rel) => path.join(work, rel),
+          progress: opts.progress
+        })
+        .pipe(Effect.mapError((e) => new StageFailed(stage.name, e)))
+      const rec = yield* Effect.promise(() =>
+        recordOf(stage, codeVersion, inputHash, inputs.map((f) => f.path), work, result, startedAt)
+      )
+      yield* Effect.promise(() => fs.writeFile(markerPath, JSON.stringify(rec)))
+      records.set(stage.name, rec)
+      const skippedNote = rec.skipped.count ? `, ${rec.skipped.count} records skipped` : ""
+      opts.progress.done(`${Object.entries(rec.rowCounts).map(([t, n]) => `${t} ${n}`).join(", ") || "ok"}${skippedNote}`)
+    }
+
+    const createdAt = new Date()
+    const version = versionName(buildKey, createdAt)
+    const manifest: Manifest = {
+      formatVersion: 1,
+      version,
+      buildKey,
+      createdAt: createdAt.toISOString(),
+      corpus: { location: location.display, files: files.map((f) => ({ path: f.path, bytes: f.size, fingerprint: f.fingerprint })) },
+      stages: opts.stages.map((s) => records.get(s.name)!)
+    }
+    // Validate before publishing: the manifest decodes and every output it lists is present.
+    const decoded = yield* Effect.either(decodeManifest(manifest))
+    if (Either.isLeft(decoded)) return yield* Effect.fail(new Error(`manifest does not validate: ${decoded.left.message}`))
+    for (const s of manifest.stages) {
+      if (!(yield* Effect.promise(() => outputsIntact(work, s)))) {
+        return yield* Effect.fail(new Error(`stage ${s.name}: an output is missing or changed size; not publishing`))
+      }
+    }
+    yield* Effect.promise(() => fs.writeFile(path.join(work, "manifest.json"), JSON.stringify(manifest, null, 2)))
+    const versionDir = path.join(root, version)
+    yield* Effect.promise(() => fs.rename(work, versionDir))
+    yield* Effect.promise(() => writeCatalog(versionDir))
+    yield* Effect.promise(() => switchCurrent(root, version))
+    yield* Effect.promise(() => pruneVersions(root, (opts.keepVersions ?? 2) + 1))
+    opts.progress.info(`published ${version}; ${path.join(opts.artifactsRoot, "current")} now points at it`)
+    return { version, versionDir, upToDate: false, manifest } satisfies PipelineOutcome
+  })
