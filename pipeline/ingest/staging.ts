@@ -1,0 +1,126 @@
+/**
+ * Staging: rows from the readers are appended (DuckDB appender, no SQL per row) into raw
+ * tables of an on-disk DuckDB database, so ingest memory stays bounded whatever the corpus
+ * size. Each raw table carries two extra columns: `_file` (the corpus file the row came from)
+ * and `_doc` (the order of the file in the build) so merging can keep rows of one document
+ * together and break ties deterministically.
+ */
+import { DuckDBAppender, DuckDBConnection, DuckDBInstance, FLOAT, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
+import { readerTables, type ColumnSpec, type ReaderTableName, type TableSpec } from "../../core/artifacts/tables.ts"
+
+const stagingType = (c: ColumnSpec) => (c.type === "DATE" ? "VARCHAR" : c.type)
+
+export const stagingDdl = (t: TableSpec) =>
+  `CREATE TABLE IF NOT EXISTS raw_${t.name} (${Object.entries(t.columns)
+    .map(([name, c]) => `"${name}" ${stagingType(c)}`)
+    .concat([`_file VARCHAR`, `_doc INTEGER`])
+    .join(", ")})`
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** Why a row cannot be stored, or undefined when it can. Cheap checks only: this runs per row. */
+export const rowProblem = (t: TableSpec, row: Record<string, unknown>): string | undefined => {
+  for (const [name, c] of Object.entries(t.columns)) {
+    const v = row[name]
+    if (v === undefined || v === null) {
+      if (c.required) return `missing required ${t.name}.${name}`
+      continue
+    }
+    switch (c.type) {
+      case "VARCHAR":
+        if (typeof v !== "string") return `${t.name}.${name} is not a string`
+        break
+      case "DATE":
+        if (typeof v !== "string" || !ISO_DATE.test(v)) return `${t.name}.${name} is not a YYYY-MM-DD date: ${String(v).slice(0, 40)}`
+        break
+      case "BOOLEAN":
+        if (typeof v !== "boolean") return `${t.name}.${name} is not a boolean`
+        break
+      case "INTEGER":
+      case "BIGINT":
+        if (typeof v !== "number" || !Number.isInteger(v)) return `${t.name}.${name} is not an integer`
+        break
+      case "DOUBLE":
+      case "FLOAT":
+        if (typeof v !== "number" || !Number.isFinite(v)) return `${t.name}.${name} is not a number`
+        break
+      case "VARCHAR[]":
+        if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return `${t.name}.${name} is not a list of strings`
+        break
+      case "INTEGER[]":
+      case "FLOAT[]":
+        if (!Array.isArray(v) || v.some((x) => typeof x !== "number")) return `${t.name}.${name} is not a list of numbers`
+        break
+    }
+  }
+  return undefined
+}
+
+const appendValue = (ap: DuckDBAppender, c: ColumnSpec, v: unknown) => {
+  if (v === undefined || v === null) return ap.appendNull()
+  switch (c.type) {
+    case "VARCHAR":
+    case "DATE":
+      return ap.appendVarchar(v as string)
+    case "BOOLEAN":
+      return ap.appendBoolean(v as boolean)
+    case "INTEGER":
+      return ap.appendInteger(v as number)
+    case "BIGINT":
+      return ap.appendBigInt(BigInt(v as number))
+    case "DOUBLE":
+      return ap.appendDouble(v as number)
+    case "FLOAT":
+      return ap.appendFloat(v as number)
+    case "VARCHAR[]":
+      return ap.appendList(v as string[], LIST(VARCHAR))
+    case "INTEGER[]":
+      return ap.appendList(v as number[], LIST(INTEGER))
+    case "FLOAT[]":
+      return ap.appendList(v as number[], LIST(FLOAT))
+  }
+}
+
+export class Staging {
+  private readonly appenders = new Map<ReaderTableName, DuckDBAppender>()
+  readonly counts: Record<string, number> = {}
+  private constructor(readonly db: DuckDBInstance, readonly conn: DuckDBConnection) {}
+
+  static async open(file: string) {
+    const db = await DuckDBInstance.create(file)
+    const conn = await db.connect()
+    for (const t of Object.values(readerTables)) await conn.run(stagingDdl(t))
+    return new Staging(db, conn)
+  }
+
+  private async appender(table: ReaderTableName) {
+    let ap = this.appenders.get(table)
+    if (!ap) {
+      ap = await this.conn.createAppender(`raw_${table}`)
+      this.appenders.set(table, ap)
+    }
+    return ap
+  }
+
+  /** Appends a row (already checked with rowProblem). */
+  async append(table: ReaderTableName, row: Record<string, unknown>, file: string, doc: number) {
+    const spec = readerTables[table]
+    const ap = await this.appender(table)
+    for (const [name, c] of Object.entries(spec.columns)) appendValue(ap, c, row[name])
+    ap.appendVarchar(file)
+    ap.appendInteger(doc)
+    ap.endRow()
+    this.counts[table] = (this.counts[table] ?? 0) + 1
+  }
+
+  flush() {
+    for (const ap of this.appenders.values()) ap.flushSync()
+  }
+
+  close() {
+    for (const ap of this.appenders.values()) ap.closeSync()
+    this.appenders.clear()
+    this.conn.closeSync()
+    this.db.closeSync()
+  }
+}
