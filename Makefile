@@ -1,29 +1,48 @@
-# Operator commands (see README.md). Every target installs dependencies itself.
+# Operator commands (CONTRACT.md). Every target installs what it needs itself, so a fresh
+# clone with Node 20 and the npm registry is enough.
 SHELL := /bin/bash
-NODE_MODULES_STAMP := node_modules/.install-stamp
+INSTALL_STAMP := node_modules/.install-stamp
 CORPUS ?= pipeline/sample-corpus
 ARTIFACTS ?= artifacts
 N ?= 100000
-OUT ?= .tmp/synth
+OUT ?= .tmp/synth-$(N)
 SEED ?= 42
+TSX := node --import tsx
 
-.PHONY: install artifacts serve test bench synth typecheck notebooks
+# onnxruntime-node's install script would fetch CUDA parts from outside the registry: skip it
+# (npm 11 already blocks dependency install scripts through allowScripts in package.json).
+export ONNXRUNTIME_NODE_INSTALL := skip
+export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE := 1
 
-$(NODE_MODULES_STAMP): package.json
+.PHONY: install artifacts serve test bench synth typecheck notebooks clean
+
+$(INSTALL_STAMP): package.json
 	npm install --no-audit --no-fund
-	@touch $(NODE_MODULES_STAMP)
+	@touch $(INSTALL_STAMP)
 
-install: $(NODE_MODULES_STAMP)
+install: $(INSTALL_STAMP)
 
 typecheck: install
 	npx tsc --noEmit -p .
 
+## Builds every pipeline stage into $(ARTIFACTS)/<version>/ and switches $(ARTIFACTS)/current.
 artifacts: install
-	npx tsx pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
+	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
+
+## Builds artifacts when missing or stale, then runs the inference hub and the API in the foreground.
+serve: install
+	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
+	exec $(TSX) api/serve.ts
 
 test: install
 	npx tsc --noEmit -p .
 	npx vitest run
 
+bench: install
+	$(TSX) bench/ingest.ts --synth $(N)
+
 synth: install
-	npx tsx pipeline/synth/main.ts --n $(N) --out "$(OUT)" --seed $(SEED)
+	$(TSX) pipeline/synth/main.ts --n $(N) --out "$(OUT)" --seed $(SEED)
+
+clean:
+	rm -rf .tmp var

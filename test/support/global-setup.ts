@@ -1,7 +1,4 @@
-/**
- * Vitest global setup. Heavy shared fixtures (a built sample artifact set) are prepared here
- * once per run so test files can share them; see test/support/fixtures.ts.
- */
+/** Vitest global setup (the sample-artifacts build is wired in once the readers land). */
 export default async function setup() {
   return async () => {}
 }
