@@ -1,0 +1,76 @@
+/**
+ * The hub's models: the encoder (what `ready` reflects) and the late-interaction reranker, each
+ * a ModelSlot that loads in the background and unloads after the warm window (scale to zero).
+ *
+ * The default encoder is the LSA model the pipeline trained (artifacts/current/encoder); a
+ * sentence-transformers export can be configured instead with ENCODER_DIR. The reranker scores
+ * with per-token vectors of the same kind of model (RERANKER_DIR, default: the encoder's).
+ */
+import { Config, Effect, Schedule } from "effect"
+import * as path from "node:path"
+import { loadEncoder, type TextEncoderModel } from "../../core/encoder/encoder.ts"
+import { maxSim } from "./late-interaction.ts"
+import { ModelSlot } from "./model-slot.ts"
+
+export const HubConfig = Config.all({
+  artifactsDir: Config.string("ARTIFACTS_DIR").pipe(Config.withDefault("artifacts/current")),
+  encoderDir: Config.option(Config.string("ENCODER_DIR")),
+  rerankerDir: Config.option(Config.string("RERANKER_DIR")),
+  warmWindowSeconds: Config.number("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900))
+})
+
+export interface HubStatus {
+  readonly ready: boolean
+  readonly warming: boolean
+  readonly models: { readonly encoder: boolean; readonly reranker: boolean }
+  readonly estimatedReadySeconds: number
+  readonly warmWindowSeconds: number
+}
+
+export class HubModels extends Effect.Service<HubModels>()("HubModels", {
+  scoped: Effect.gen(function* () {
+    const cfg = yield* HubConfig
+    const encoderDir = cfg.encoderDir._tag === "Some" ? cfg.encoderDir.value : path.join(cfg.artifactsDir, "encoder")
+    const rerankerDir = cfg.rerankerDir._tag === "Some" ? cfg.rerankerDir.value : encoderDir
+    const encoder = new ModelSlot<TextEncoderModel>("encoder", () => loadEncoder(encoderDir), 2)
+    const reranker = new ModelSlot<TextEncoderModel>("reranker", () => loadEncoder(rerankerDir), 1)
+
+    // Scale to zero: check every few seconds whether the warm window has passed unused.
+    yield* Effect.forkScoped(
+      Effect.promise(async () => {
+        await encoder.unloadIfIdle(cfg.warmWindowSeconds)
+        await reranker.unloadIfIdle(cfg.warmWindowSeconds)
+      }).pipe(Effect.repeat(Schedule.spaced(`${Math.max(1, Math.min(5, cfg.warmWindowSeconds / 2))} seconds`)))
+    )
+
+    const status = (): HubStatus => ({
+      ready: encoder.state === "ready",
+      warming: encoder.state === "loading" || reranker.state === "loading",
+      models: { encoder: encoder.state === "ready", reranker: reranker.state === "ready" },
+      estimatedReadySeconds: Math.ceil(Math.max(encoder.estimatedReadySeconds(), reranker.state === "loading" ? reranker.estimatedReadySeconds() : 0)),
+      warmWindowSeconds: cfg.warmWindowSeconds
+    })
+
+    return {
+      status,
+      warm: (rerank: boolean) => {
+        encoder.warm()
+        if (rerank) reranker.warm()
+        return status()
+      },
+      encode: (texts: ReadonlyArray<string>) =>
+        Effect.tryPromise(async () => {
+          const model = await encoder.acquire()
+          return { dims: model.dimensions, vectors: await model.encode([...texts]) }
+        }),
+      rerank: (query: string, candidates: ReadonlyArray<{ id: string; text: string }>) =>
+        Effect.tryPromise(async () => {
+          const model = await reranker.acquire()
+          const q = await model.encodeTokens(query)
+          const scores = []
+          for (const c of candidates) scores.push({ id: c.id, score: maxSim(q, await model.encodeTokens(c.text)) })
+          return scores
+        })
+    }
+  })
+}) {}

@@ -1,0 +1,46 @@
+/**
+ * The vector index settings shared by the pipeline (build) and the API (view): cosine HNSW via
+ * usearch, with the quantization the embed stage chose by measured recall.
+ */
+import { createRequire } from "node:module"
+import type * as Usearch from "usearch"
+
+// usearch's ESM build locates its native binary by parsing a stack trace, which loops forever
+// under tsx's loader; its CommonJS build uses __dirname and works everywhere.
+const usearch = createRequire(import.meta.url)("usearch") as typeof Usearch
+const { MetricKind, ScalarKind } = usearch
+type ScalarKind = Usearch.ScalarKind
+
+export type Quantization = "i8" | "f16" | "f32"
+
+const scalar: Record<Quantization, ScalarKind> = {
+  i8: ScalarKind.I8,
+  f16: ScalarKind.F16,
+  f32: ScalarKind.F32
+}
+
+export const HNSW_CONNECTIVITY = 16
+export const HNSW_EXPANSION_ADD = 128
+export const HNSW_EXPANSION_SEARCH = 64
+
+export const createIndex = (dims: number, quantization: Quantization) =>
+  new usearch.Index({
+    metric: MetricKind.Cos,
+    dimensions: dims,
+    connectivity: HNSW_CONNECTIVITY,
+    quantization: scalar[quantization],
+    expansion_add: HNSW_EXPANSION_ADD,
+    expansion_search: HNSW_EXPANSION_SEARCH,
+    multi: false
+  })
+
+/** Memory-maps a saved index (milliseconds, no copy): how the API opens it. */
+export const viewIndex = (file: string, dims: number, quantization: Quantization) => {
+  const index = createIndex(dims, quantization)
+  index.view(file)
+  return index
+}
+
+/** Exact cosine k-NN over a row-major matrix (ground truth and small candidate sets). */
+export const exactSearch = (matrix: Float32Array, query: Float32Array, dims: number, k: number) =>
+  usearch.exactSearch(matrix, query, dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array }

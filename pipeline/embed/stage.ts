@@ -1,0 +1,112 @@
+/**
+ * The embed + index stage: one vector per application with text (abstract, separator, first
+ * claim; the title alone where that is all there is), encoded in batches through the ONNX
+ * encoder the encoder stage wrote, stored in Parquet and indexed in a usearch HNSW index.
+ *
+ * Outputs
+ *   index/vectors.parquet  key, app_num, vector FLOAT[dims] (key = usearch key = row order)
+ *   index/hnsw.usearch     the HNSW index (cosine), quantization chosen by measured recall
+ *   index/index.json       dims, count, quantization and the recall measurements behind it
+ */
+import { DuckDBInstance, FLOAT, LIST } from "@duckdb/node-api"
+import { Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { createIndex, HNSW_CONNECTIVITY, HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
+import { indexedText } from "../../core/encoder/document-text.ts"
+import { loadEncoder } from "../../core/encoder/encoder.ts"
+import type { Stage, StageResult } from "../stages/Stage.ts"
+import { sqlString, withTables } from "../stages/tables.ts"
+import { chooseQuantization } from "./quantization.ts"
+
+const BATCH = 256
+
+export const embedStage: Stage = {
+  name: "embed",
+  sources: ["pipeline/embed", "core/encoder", "core/text"],
+  dependsOn: ["ingest", "encoder"],
+  readsCorpusFile: () => false,
+  run: (ctx) =>
+    Effect.tryPromise(async (): Promise<StageResult> => {
+      const dir = path.join(ctx.workDir, "index")
+      await fs.rm(dir, { recursive: true, force: true })
+      await fs.mkdir(dir, { recursive: true })
+      const encoder = await loadEncoder(path.join(ctx.workDir, "encoder"))
+      const dims = encoder.dimensions
+      const vectorsFile = path.join(dir, "vectors.parquet")
+      // Vectors are staged in a DuckDB file, then written once to Parquet.
+      const stagingFile = path.join(dir, ".vectors.duckdb")
+      const db = await DuckDBInstance.create(stagingFile)
+      const out = await db.connect()
+      await out.run(`CREATE TABLE v (key INTEGER, app_num VARCHAR, vector FLOAT[])`)
+      const appender = await out.createAppender("v")
+      // All vectors stay in one growable buffer: the index is built in a single multi-threaded add.
+      let matrix = new Float32Array(dims * 4096)
+      let key = 0
+      let withoutText = 0
+      try {
+        await withTables(ctx.workDir, async (conn) => {
+          const result = await conn.stream(`
+            SELECT a.app_num, a.title, a.abstract, c.text AS first_claim
+            FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
+            ORDER BY a.app_num`)
+          let batch: { app_num: string; text: string }[] = []
+          const flush = async () => {
+            if (!batch.length) return
+            const vectors = await encoder.encode(batch.map((b) => b.text))
+            for (const [i, b] of batch.entries()) {
+              appender.appendInteger(key++)
+              appender.appendVarchar(b.app_num)
+              appender.appendList(Array.from(vectors[i]), LIST(FLOAT))
+              appender.endRow()
+              if ((key + 1) * dims > matrix.length) {
+                const grown = new Float32Array(matrix.length * 2)
+                grown.set(matrix)
+                matrix = grown
+              }
+              matrix.set(vectors[i], (key - 1) * dims)
+            }
+            ctx.progress.tick(batch.length, "documents encoded")
+            batch = []
+          }
+          for await (const rows of result.yieldRowsJs()) {
+            for (const [app_num, title, abstract, first_claim] of rows as [string, string | null, string | null, string | null][]) {
+              const text = indexedText({ title, abstract, firstClaim: first_claim })
+              if (!text) {
+                withoutText++
+                continue
+              }
+              batch.push({ app_num, text })
+              if (batch.length >= BATCH) await flush()
+            }
+          }
+          await flush()
+        })
+        appender.flushSync()
+        appender.closeSync()
+        await out.run(`COPY (SELECT * FROM v ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+      } finally {
+        out.closeSync()
+        db.closeSync()
+        await fs.rm(stagingFile, { force: true })
+        await fs.rm(`${stagingFile}.wal`, { force: true })
+        await encoder.release()
+      }
+
+      matrix = matrix.subarray(0, key * dims)
+      const keys = BigUint64Array.from({ length: key }, (_, i) => BigInt(i))
+      const choice = chooseQuantization(matrix, dims, ctx.progress)
+      const index = createIndex(dims, choice.quantization)
+      if (keys.length) index.add(keys, matrix, 0)
+      index.save(path.join(dir, "hnsw.usearch"))
+      await fs.writeFile(
+        path.join(dir, "index.json"),
+        JSON.stringify({ dims, count: keys.length, metric: "cos", connectivity: HNSW_CONNECTIVITY, expansionSearch: HNSW_EXPANSION_SEARCH, ...choice }, null, 2)
+      )
+      return {
+        outputs: ["index/vectors.parquet", "index/hnsw.usearch", "index/index.json"],
+        rowCounts: { vectors: keys.length },
+        notes: [`${withoutText} applications have no text and no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
+      }
+    })
+}

@@ -1,0 +1,34 @@
+/**
+ * Reading earlier stages' Parquet tables from a stage: an in-memory DuckDB with one view per
+ * table of the version being built.
+ */
+import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
+
+export const withTables = async <A>(workDir: string, f: (conn: DuckDBConnection) => Promise<A>): Promise<A> => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  try {
+    const dir = path.join(workDir, "tables")
+    for (const name of (await fs.readdir(dir).catch(() => [])).filter((n) => n.endsWith(".parquet"))) {
+      await conn.run(`CREATE VIEW ${path.basename(name, ".parquet")} AS SELECT * FROM read_parquet(${sqlString(path.join(dir, name))})`)
+    }
+    return await f(conn)
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+/** Writes a query's result to a Parquet file (zstd), returning the row count. */
+export const copyToParquet = async (conn: DuckDBConnection, select: string, file: string) => {
+  await fs.mkdir(path.dirname(file), { recursive: true })
+  await conn.run(`COPY (${select}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`)
+  const r = await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(file)})`)
+  return Number(r.getRows()[0][0])
+}
+
+export { sqlString }
