@@ -1,0 +1,87 @@
+/**
+ * The inference hub as a real process over HTTP: Idle → Loading → Ready, the reranker only on
+ * request, encoding and late-interaction reranking, and the idle unload (scale to zero).
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import * as net from "node:net"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+
+const versionDir = inject("sampleArtifacts")
+let hub: ChildProcess
+let base: string
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo
+      s.close(() => resolve(port))
+    })
+  })
+
+const get = async (p: string) => (await fetch(`${base}${p}`)).json() as Promise<any>
+const post = async (p: string, body?: unknown) =>
+  (await fetch(`${base}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<any>
+
+const until = async (f: () => Promise<boolean>, ms: number) => {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await f()) return true
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return false
+}
+
+beforeAll(async () => {
+  const port = await freePort()
+  base = `http://127.0.0.1:${port}`
+  hub = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
+    env: { ...process.env, HUB_URL: base, ARTIFACTS_DIR: versionDir, WARM_WINDOW_SECONDS: "3" },
+    stdio: "ignore"
+  })
+  expect(await until(() => fetch(`${base}/status`).then(() => true, () => false), 30_000)).toBe(true)
+})
+afterAll(() => {
+  hub?.kill("SIGTERM")
+})
+
+describe("inference hub", () => {
+  it("moves from idle through loading to ready, loading the reranker only when asked", async () => {
+    const idle = await get("/status")
+    expect(idle).toMatchObject({ ready: false, warming: false, models: { encoder: false, reranker: false }, warmWindowSeconds: 3 })
+    const warming = await post("/warmup")
+    expect(warming.ready === true || warming.warming === true).toBe(true)
+    expect(await until(async () => (await get("/status")).ready, 10_000)).toBe(true)
+    expect((await get("/status")).models).toEqual({ encoder: true, reranker: false })
+    await post("/warmup?rerank=1")
+    expect(await until(async () => (await get("/status")).models.reranker, 10_000)).toBe(true)
+  })
+
+  it("encodes texts to unit vectors of the encoder's width", async () => {
+    const out = await post("/encode", { texts: ["A rotor blade for a wind turbine", "heat exchanger tubes"] })
+    expect(out.dims).toBe(256)
+    expect(out.vectors).toHaveLength(2)
+    for (const v of out.vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 4)
+  })
+
+  it("reranks candidates by late interaction: the on-topic candidate scores highest", async () => {
+    const out = await post("/rerank", {
+      query: "turbine blade with cooling channels",
+      candidates: [
+        { id: "a", text: "A method of brewing coffee with a paper filter" },
+        { id: "b", text: "A gas turbine blade having internal cooling channels for the airfoil" }
+      ]
+    })
+    const score = Object.fromEntries(out.scores.map((s: { id: string; score: number }) => [s.id, s.score]))
+    expect(score.b).toBeGreaterThan(score.a)
+  })
+
+  it("refuses a malformed encode request with 400", async () => {
+    const r = await fetch(`${base}/encode`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"texts": 3}' })
+    expect(r.status).toBe(400)
+  })
+
+  it("unloads its models after the warm window without use", async () => {
+    expect(await until(async () => !(await get("/status")).ready, 12_000)).toBe(true)
+    expect((await get("/status")).models).toEqual({ encoder: false, reranker: false })
+  })
+})
