@@ -39,7 +39,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
       WITH r AS (SELECT *, ${prio()} AS prio, ${statusPrio} AS sprio FROM raw_application_records),
       grants AS (
         SELECT app_num, arg_min(pub_num, prio) AS patent_number FROM r
-        WHERE pub_num IS NOT NULL AND (status = 'granted' OR regexp_matches(coalesce(kind, ''), '^(B|S|P|E|H|RE)'))
+        WHERE pub_num IS NOT NULL
+          AND (status = 'granted' OR grant_date IS NOT NULL OR regexp_matches(coalesce(kind, ''), '^(B|S|P|E|H|RE)'))
           AND NOT regexp_matches(pub_num, '^\\d{11}$')
         GROUP BY app_num),
       pgpubs AS (
@@ -124,10 +125,15 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
   {
     name: "continuity",
     orderBy: "child_app, parent_app, relation",
+    // A relation seen only from the parent's side carries no type (OTHER); the child's own record
+    // names it (CON, DIV, …), so OTHER is dropped wherever a typed row exists for the same pair.
     select: `
-      SELECT child_app, parent_app, relation, TRY_CAST(max(parent_filing_date) AS DATE) AS parent_filing_date,
-        arg_min(source, ${prio()}) AS source
-      FROM raw_continuity WHERE child_app <> parent_app GROUP BY child_app, parent_app, relation`
+      WITH c AS (
+        SELECT child_app, parent_app, relation, TRY_CAST(max(parent_filing_date) AS DATE) AS parent_filing_date,
+          arg_min(source, ${prio()}) AS source
+        FROM raw_continuity WHERE child_app <> parent_app GROUP BY child_app, parent_app, relation)
+      SELECT * FROM c WHERE relation <> 'OTHER'
+        OR NOT EXISTS (SELECT 1 FROM c t WHERE t.child_app = c.child_app AND t.parent_app = c.parent_app AND t.relation <> 'OTHER')`
   },
   {
     name: "examiners",
