@@ -22,7 +22,8 @@ export interface TableSpec<C extends Record<string, ColumnSpec> = Record<string,
   readonly columns: C
 }
 
-const col = (type: ColumnType, doc: string, required = false): ColumnSpec => ({ type, doc, required })
+const col = <T extends ColumnType, R extends boolean = false>(type: T, doc: string, required?: R) =>
+  ({ type, doc, required: (required ?? false) as R }) as { readonly type: T; readonly doc: string; readonly required: R }
 
 const schemaOf = (c: ColumnSpec): Schema.Schema.Any => {
   const base: Schema.Schema.Any =
