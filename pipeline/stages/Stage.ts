@@ -50,8 +50,10 @@ export class SkipTally {
   constructor(private readonly keep = 200) {}
   add(s: SkippedRecord) {
     this.count++
-    // Reasons carry details (ids, offsets); group by their leading clause so the tally stays readable.
-    const key = s.reason.split(/[:(]/)[0].trim().slice(0, 120) || "unspecified"
+    // Reasons carry details (ids, offsets, quoted values); group by the reason with those blanked
+    // out so the tally stays readable.
+    const key =
+      s.reason.split(/: |\(/)[0].replace(/\S*\d\S*/g, "…").replace(/\s+/g, " ").trim().slice(0, 120) || "unspecified"
     this.byReason[key] = (this.byReason[key] ?? 0) + 1
     if (this.samples.length < this.keep) this.samples.push(s)
   }

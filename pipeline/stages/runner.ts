@@ -15,6 +15,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { decodeManifest, type Manifest, type StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/CorpusStore.ts"
+import { withBuildLock } from "../artifacts/build-lock.ts"
 import { writeCatalog } from "../artifacts/catalog.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
@@ -104,7 +105,27 @@ const recordOf = async (
   }
 }
 
+/** Runs the stages under the artifacts folder's build lock (concurrent builds wait their turn). */
 export const runPipeline = (opts: PipelineOptions) =>
+  Effect.flatMap(Effect.context<CorpusStore>(), (context) =>
+    Effect.tryPromise({
+      try: async () => {
+        await fs.mkdir(path.resolve(opts.artifactsRoot), { recursive: true })
+        let told = false
+        return withBuildLock(
+          path.resolve(opts.artifactsRoot),
+          () => Effect.runPromise(Effect.either(build(opts).pipe(Effect.provide(context)))),
+          (holder) => {
+            if (!told) opts.progress.info(`waiting for the build running in process ${holder}`)
+            told = true
+          }
+        )
+      },
+      catch: (e) => e
+    })
+  ).pipe(Effect.flatMap((r) => r))
+
+const build = (opts: PipelineOptions) =>
   Effect.gen(function* () {
     const store = yield* CorpusStore
     const location = parseCorpusLocation(opts.corpus)
