@@ -8,7 +8,7 @@
  */
 import { Config, Effect, Schedule } from "effect"
 import * as path from "node:path"
-import { loadEncoder, type TextEncoderModel } from "../../core/encoder/encoder.ts"
+import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { maxSim } from "./late-interaction.ts"
 import { ModelSlot } from "./model-slot.ts"
 
@@ -32,8 +32,12 @@ export class HubModels extends Effect.Service<HubModels>()("HubModels", {
     const cfg = yield* HubConfig
     const encoderDir = cfg.encoderDir._tag === "Some" ? cfg.encoderDir.value : path.join(cfg.artifactsDir, "encoder")
     const rerankerDir = cfg.rerankerDir._tag === "Some" ? cfg.rerankerDir.value : encoderDir
-    const encoder = new ModelSlot<TextEncoderModel>("encoder", () => loadEncoder(encoderDir), 2)
-    const reranker = new ModelSlot<TextEncoderModel>("reranker", () => loadEncoder(rerankerDir), 1)
+    const load = (dir: string) => async () => {
+      const model = await loadTextEncoder(dir)
+      return { model, release: () => model.close() }
+    }
+    const encoder = new ModelSlot("encoder", load(encoderDir), 2)
+    const reranker = new ModelSlot("reranker", load(rerankerDir), 1)
 
     // Scale to zero: check every few seconds whether the warm window has passed unused.
     yield* Effect.forkScoped(
@@ -60,16 +64,14 @@ export class HubModels extends Effect.Service<HubModels>()("HubModels", {
       },
       encode: (texts: ReadonlyArray<string>) =>
         Effect.tryPromise(async () => {
-          const model = await encoder.acquire()
-          return { dims: model.dimensions, vectors: await model.encode([...texts]) }
+          const { model } = await encoder.acquire()
+          return { dims: model.dimensions, vectors: await model.encode(texts) }
         }),
       rerank: (query: string, candidates: ReadonlyArray<{ id: string; text: string }>) =>
         Effect.tryPromise(async () => {
-          const model = await reranker.acquire()
-          const q = await model.encodeTokens(query)
-          const scores = []
-          for (const c of candidates) scores.push({ id: c.id, score: maxSim(q, await model.encodeTokens(c.text)) })
-          return scores
+          const { model } = await reranker.acquire()
+          const [q, ...docs] = await model.encodeTokensBatch([query, ...candidates.map((c) => c.text)])
+          return candidates.map((c, i) => ({ id: c.id, score: maxSim(q.vectors, docs[i].vectors) }))
         })
     }
   })

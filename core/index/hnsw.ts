@@ -41,6 +41,13 @@ export const viewIndex = (file: string, dims: number, quantization: Quantization
   return index
 }
 
-/** Exact cosine k-NN over a row-major matrix (ground truth and small candidate sets). */
+/** A copy when the array is a view into a larger buffer. */
+const own = (a: Float32Array) => (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice())
+
+/**
+ * Exact cosine k-NN over a row-major matrix (ground truth and small candidate sets).
+ * usearch's exactSearch reads typed arrays from the start of their buffer, ignoring a
+ * subarray's offset, so views are copied first.
+ */
 export const exactSearch = (matrix: Float32Array, query: Float32Array, dims: number, k: number) =>
-  usearch.exactSearch(matrix, query, dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array }
+  usearch.exactSearch(own(matrix), own(query), dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array }

@@ -14,7 +14,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { createIndex, HNSW_CONNECTIVITY, HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
-import { loadEncoder } from "../../core/encoder/encoder.ts"
+import { loadTextEncoder } from "../../core/encoder/encoder.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { chooseQuantization } from "./quantization.ts"
@@ -23,7 +23,7 @@ const BATCH = 256
 
 export const embedStage: Stage = {
   name: "embed",
-  sources: ["pipeline/embed", "core/encoder", "core/text"],
+  sources: ["pipeline/embed", "core/encoder", "core/text", "core/index"],
   dependsOn: ["ingest", "encoder"],
   readsCorpusFile: () => false,
   run: (ctx) =>
@@ -31,7 +31,7 @@ export const embedStage: Stage = {
       const dir = path.join(ctx.workDir, "index")
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })
-      const encoder = await loadEncoder(path.join(ctx.workDir, "encoder"))
+      const encoder = await loadTextEncoder(path.join(ctx.workDir, "encoder"))
       const dims = encoder.dimensions
       const vectorsFile = path.join(dir, "vectors.parquet")
       // Vectors are staged in a DuckDB file, then written once to Parquet.
@@ -90,7 +90,7 @@ export const embedStage: Stage = {
         db.closeSync()
         await fs.rm(stagingFile, { force: true })
         await fs.rm(`${stagingFile}.wal`, { force: true })
-        await encoder.release()
+        await encoder.close()
       }
 
       matrix = matrix.subarray(0, key * dims)

@@ -47,7 +47,7 @@ const normaliser = (coords: number[][]) => {
 
 export const mapStage: Stage = {
   name: "map",
-  sources: ["pipeline/map", "core/random.ts"],
+  sources: ["pipeline/map", "core/random.ts", "core/index"],
   dependsOn: ["embed"],
   readsCorpusFile: () => false,
   run: (ctx) =>
