@@ -4,6 +4,7 @@ import { encoderStage } from "../encoder/stage.ts"
 import { ingestStage } from "../ingest/stage.ts"
 import { lexicalStage } from "../lexical/stage.ts"
 import { mapStage } from "../map/stage.ts"
+import { prosecutionStage } from "../prosecution/stage.ts"
 import type { Stage } from "./Stage.ts"
 
-export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, lexicalStage]
+export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, prosecutionStage]
