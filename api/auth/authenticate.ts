@@ -1,0 +1,69 @@
+/**
+ * Authentication in the order SPEC part 5 fixes: header present → `Bearer <key>` form → key
+ * shape (before any lookup) → live-only deployment → record by handle and constant-time hash
+ * comparison → status → expiry → IP allowlist → permission.
+ */
+import { Effect } from "effect"
+import { Settings } from "../config.ts"
+import { AccessDenied } from "../http/envelopes.ts"
+import { isAllowed } from "./ip-allowlist.ts"
+import { keyMatches } from "./key-hash.ts"
+import { handleOf, isTestKey, isWellFormedKey } from "./key-shape.ts"
+import { KeyStore } from "./KeyStore.ts"
+import type { Permission } from "./permissions.ts"
+
+export interface Caller {
+  readonly handle: string
+  readonly lineage: string
+  readonly name: string
+  readonly daily: number
+  readonly monthly: number
+}
+
+const deny = (status: 401 | 403 | 500, code: string, message: string, details?: Record<string, unknown>) =>
+  Effect.fail(new AccessDenied({ status, code, message, details }))
+
+const BEARER = /^Bearer +(\S+) *$/i
+
+export const authenticate = (request: {
+  readonly authorization: string | undefined
+  readonly remoteAddress: string | undefined
+  /** Undefined where no route matched (the 404 comes after authentication). */
+  readonly permission: Permission | undefined
+}) =>
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const store = yield* KeyStore
+    if (request.authorization === undefined || request.authorization.trim() === "") {
+      return yield* deny(401, "MISSING_API_KEY", "no Authorization header; send Authorization: Bearer <API_KEY>")
+    }
+    const bearer = BEARER.exec(request.authorization)
+    if (!bearer) return yield* deny(401, "INVALID_AUTH_FORMAT", "the Authorization header must be of the form: Bearer <API_KEY>")
+    const key = bearer[1]
+    if (!isWellFormedKey(key)) {
+      return yield* deny(401, "INVALID_KEY_FORMAT", "an API key is ak_live_ or ak_test_ followed by 32 letters and digits (40 characters)")
+    }
+    if (isTestKey(key) && settings.keysLiveOnly) {
+      return yield* deny(403, "TEST_KEY_FORBIDDEN", "this deployment accepts live keys (ak_live_…) only")
+    }
+    const record = yield* store.findByHandle(handleOf(key)).pipe(
+      Effect.catchTag("KeyStoreFailure", (e) =>
+        Effect.zipRight(Effect.logError(e.message), deny(500, "AUTH_SYSTEM_ERROR", "key validation failed; retry"))
+      )
+    )
+    if (!record || !keyMatches(record.salt, record.hash, key) || record.status !== "active") {
+      return yield* deny(401, "KEY_NOT_FOUND", "no active key matches; it may never have existed, or be suspended or revoked")
+    }
+    if (settings.now() >= Date.parse(record.expiresAt)) {
+      return yield* deny(401, "API_KEY_EXPIRED", `the key expired at ${record.expiresAt}; rotate it for a new one`, { expiredAt: record.expiresAt })
+    }
+    if (record.allowIps && !isAllowed(request.remoteAddress, record.allowIps)) {
+      return yield* deny(403, "IP_NOT_WHITELISTED", `requests from ${request.remoteAddress ?? "this address"} are outside the key's IP allowlist`)
+    }
+    if (request.permission && record.permissions && !record.permissions.includes(request.permission)) {
+      return yield* deny(403, "INSUFFICIENT_PERMISSIONS", `the key lacks the permission ${request.permission}`, {
+        permission: request.permission
+      })
+    }
+    return { handle: record.handle, lineage: record.lineage, name: record.name, daily: record.daily, monthly: record.monthly } satisfies Caller
+  })

@@ -1,0 +1,47 @@
+/**
+ * Runtime settings of the API process, exactly the variables CONTRACT.md names. Tests start the
+ * server in-process with overrides instead of touching the environment.
+ */
+import { Config, Context, Effect, Layer } from "effect"
+
+export interface ApiSettings {
+  readonly port: number
+  readonly host: string
+  readonly hubUrl: string
+  readonly artifactsDir: string
+  readonly stateDir: string
+  readonly keysLiveOnly: boolean
+  readonly ocrEnabled: boolean
+  readonly warmWindowSeconds: number
+  /** Largest request body accepted (bytes); the biggest legal body (300 claims of prose) fits. */
+  readonly maxBodyBytes: number
+  /** Injected clock (ms since epoch) so quota windows can be tested without waiting for midnight. */
+  readonly now: () => number
+  /** Structured request logs on stdout; tests switch them off. */
+  readonly logRequests: boolean
+}
+
+const flag = (name: string, fallback: boolean) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback ? "1" : "0"),
+    Config.map((v) => v === "1" || v.toLowerCase() === "true")
+  )
+
+export const settingsFromEnv: Config.Config<ApiSettings> = Config.all({
+  port: Config.integer("PORT").pipe(Config.withDefault(8080)),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  hubUrl: Config.string("HUB_URL").pipe(Config.withDefault("http://127.0.0.1:8081")),
+  artifactsDir: Config.string("ARTIFACTS_DIR").pipe(Config.withDefault("artifacts/current")),
+  stateDir: Config.string("STATE_DIR").pipe(Config.withDefault("var/")),
+  keysLiveOnly: flag("KEYS_LIVE_ONLY", false),
+  ocrEnabled: flag("OCR_ENABLED", true),
+  warmWindowSeconds: Config.integer("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900))
+}).pipe(Config.map((s) => ({ ...s, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, now: Date.now, logRequests: true })))
+
+/** 300 claims × a few KB plus 60 specification sections: 8 MiB leaves room without inviting abuse. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
+
+export class Settings extends Context.Tag("api/Settings")<Settings, ApiSettings>() {
+  static readonly fromEnv = Layer.effect(Settings, Effect.orDie(settingsFromEnv))
+  static readonly layer = (s: ApiSettings): Layer.Layer<Settings> => Layer.succeed(Settings, s)
+}

@@ -1,0 +1,125 @@
+/** Claim validation under §112 (SPEC 4.3): payloads returned directly; errors `{error}` alone. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ApplicationNumber } from "../../domain/ids.ts"
+import { OpenStruct, Unspecified } from "../../domain/open-struct.ts"
+import { BodyBool, BodyInt, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
+import { ClaimValidation } from "../envelopes.ts"
+import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
+
+const AppNum = ApplicationNumber(7, 8)
+const ClaimNumber = BodyInt(1, 100000)
+
+/** Antecedent check entries: `{number?, text}` or a bare string; unusable entries are skipped. */
+export const AntecedentClaim = Schema.Union(
+  Schema.String,
+  Schema.Struct({ number: Schema.optional(ClaimNumber), text: Schema.String })
+)
+
+const usableText = (c: typeof AntecedentClaim.Type) => (typeof c === "string" ? c : c.text).trim().length >= 10
+
+export const AntecedentRequest = Schema.Struct({
+  claims: ListOf(AntecedentClaim, 0, 300, "claims"),
+  minSeverity: Schema.optionalWith(Severity, { default: () => "low" as const }),
+  includeSuppressed: Schema.optionalWith(BodyBool, { default: () => false })
+}).pipe(
+  Schema.filter((b) => b.claims.some(usableText) || { path: ["claims"], message: "no claim carried usable text (each claim needs at least 10 characters)" }),
+  Schema.annotations({ identifier: "AntecedentRequest", description: "At least one claim must carry 10 or more characters of text; shorter entries are skipped" })
+)
+
+export const SupportClaim = Schema.Struct({ number: Schema.optional(ClaimNumber), text: Text(10, 100000) })
+export const SupportSection = Schema.Struct({
+  type: Schema.optional(Text(0, 200)),
+  name: Schema.optional(Text(0, 500)),
+  text: Text(1, 2_000_000)
+})
+
+export const SupportRequest = Schema.Struct({
+  claims: ListOf(SupportClaim, 1, 300, "claims"),
+  sections: Schema.optional(ListOf(SupportSection, 0, 60, "sections")),
+  appNum: Schema.optional(AppNum),
+  includeParents: Schema.optionalWith(BodyBool, { default: () => false }),
+  maxAncestors: Schema.optionalWith(BodyInt(0, 12), { default: () => 6 }),
+  ocr: Schema.optionalWith(BodyBool, { default: () => false })
+}).pipe(
+  Schema.filter((b) => (b.sections !== undefined && b.sections.length > 0) || b.appNum !== undefined || "sections or appNum: supply at least one of them"),
+  Schema.annotations({ identifier: "SupportRequest", description: "Supply sections (analysed with no network) or appNum (pulls the filed specification; needed for the continuity walk)" })
+)
+
+const Issue = OpenStruct({
+  claimNumber: Schema.Number,
+  term: Schema.String,
+  display: Schema.String,
+  type: Schema.String,
+  severity: Schema.Literal("high", "medium", "low"),
+  start: Schema.Number,
+  end: Schema.Number,
+  snippet: Schema.String
+})
+
+export const AntecedentResult = OpenStruct({
+  available: Schema.Boolean,
+  source: Schema.optional(Schema.Literal("request", "warehouse")),
+  appNum: Schema.optional(Schema.String),
+  reason: Schema.optional(Schema.String),
+  issues: Schema.optional(Schema.Array(Issue)),
+  claims: Schema.optional(Schema.Array(Unspecified)),
+  dependencies: Schema.optional(Schema.Array(Unspecified)),
+  stats: Schema.optional(Unspecified)
+}).annotations({ identifier: "AntecedentResult" })
+
+export const SupportResult = OpenStruct({}).annotations({
+  identifier: "SupportResult",
+  description: "Per-term support grades with locations; ancestor and new-matter records when the continuity walk ran"
+})
+
+export class ClaimValidationApi extends HttpApiGroup.make("claim-validation")
+  .add(
+    HttpApiEndpoint.post("antecedentCheck", "/claim-validation/antecedent-basis")
+      .setPayload(AntecedentRequest)
+      .addSuccess(AntecedentResult)
+      .addError(ClaimValidation.failed)
+      .annotate(OpenApi.Summary, "Check antecedent basis in a supplied claim set")
+      .annotate(Access, free("check_antecedent_basis", NO_STORE, "check_antecedent_basis"))
+  )
+  .add(
+    HttpApiEndpoint.get("antecedentFiled", "/claim-validation/antecedent-basis/:appNum")
+      .setPath(Schema.Struct({ appNum: AppNum }))
+      .setUrlParams(
+        Schema.Struct({
+          minSeverity: Schema.optionalWith(Severity, { default: () => "low" as const }),
+          includeSuppressed: Schema.optionalWith(QueryBool, { default: () => false })
+        })
+      )
+      .addSuccess(AntecedentResult)
+      .addError(ClaimValidation.pullFailed)
+      .annotate(OpenApi.Summary, "Check antecedent basis in the filed claims of an application")
+      .annotate(Access, metered("check_antecedent_basis", CACHE_DAY, "check_antecedent_basis"))
+  )
+  .add(
+    HttpApiEndpoint.post("supportCheck", "/claim-validation/support")
+      .setPayload(SupportRequest)
+      .addSuccess(SupportResult)
+      .addError(ClaimValidation.failed)
+      .annotate(OpenApi.Summary, "Map claim terms to specification support")
+      .annotate(Access, metered("map_claim_support", NO_STORE, "map_claim_support"))
+  )
+  .add(
+    HttpApiEndpoint.get("supportFiled", "/claim-validation/support/:appNum")
+      .setPath(Schema.Struct({ appNum: AppNum }))
+      .setUrlParams(
+        Schema.Struct({
+          parents: Schema.optionalWith(QueryBool, { default: () => true }),
+          maxAncestors: Schema.optionalWith(QueryInt(0, 12), { default: () => 6 }),
+          ocr: Schema.optionalWith(QueryBool, { default: () => false })
+        })
+      )
+      .addSuccess(SupportResult)
+      .addError(ClaimValidation.pullFailed)
+      .annotate(OpenApi.Summary, "Map filed claim terms to the filed specification, walking the continuity chain")
+      .annotate(Access, metered("map_claim_support", CACHE_DAY, "map_claim_support"))
+  )
+  .addError(ClaimValidation.invalid)
+  .annotate(RouteFamily, "claim-validation")
+  .annotate(OpenApi.Description, "§112 checks: antecedent basis and written-description support; errors are `{error}`")
+  .prefix("/api/v1") {}

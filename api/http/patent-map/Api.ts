@@ -1,0 +1,139 @@
+/** Patent space (SPEC 4.2): payloads returned directly; errors `{error, code, timestamp}`. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ApplicationNumber } from "../../domain/ids.ts"
+import { OpenStruct, Unspecified } from "../../domain/open-struct.ts"
+import { BodyInt, CpcSection, Matching, QueryInt, QueryNumber, Text } from "../../domain/rules.ts"
+import { Coded } from "../envelopes.ts"
+import { Access, CACHE_DAY, CACHE_HALF_HOUR, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
+
+const AppNum = ApplicationNumber(7, 12)
+
+export const Point = OpenStruct({
+  appNum: Schema.String,
+  x: Schema.Number,
+  y: Schema.Number,
+  z: Schema.Number,
+  section: Schema.optional(Schema.NullOr(Schema.String)),
+  artUnit: Schema.optional(Schema.NullOr(Schema.String)),
+  filingDate: Schema.optional(Schema.NullOr(Schema.String)),
+  score: Schema.optional(Schema.Number),
+  examiner: Schema.optional(Schema.Boolean),
+  title: Schema.optional(Schema.NullOr(Schema.String))
+}).annotations({ identifier: "Point" })
+
+const Landing = Schema.Struct({ x: Schema.Number, y: Schema.Number, z: Schema.Number })
+
+export const NeighborhoodResponse = Schema.Struct({
+  appNum: Schema.String,
+  self: Schema.NullOr(Point),
+  neighbors: Schema.Array(Point),
+  count: Schema.Number,
+  timestamp: Schema.String
+})
+
+export const CitationsResponse = Schema.Struct({
+  appNum: Schema.String,
+  points: Schema.Array(Point),
+  count: Schema.Number,
+  citedTotal: Schema.Number,
+  notIndexed: Schema.Number,
+  timestamp: Schema.String
+})
+
+export const LocateRequest = Schema.Struct({
+  query: Schema.optional(Text(8, 4000)),
+  appNum: Schema.optional(AppNum),
+  topK: Schema.optionalWith(BodyInt(1, 100), { default: () => 20 })
+}).pipe(
+  Schema.filter((b) => b.query !== undefined || b.appNum !== undefined || "query or appNum: supply at least one of them"),
+  Schema.annotations({ identifier: "LocateRequest", description: "Supply query or appNum; query wins when both are given" })
+)
+
+export const LocateResponse = Schema.Struct({
+  landing: Landing,
+  self: Schema.optional(Point),
+  neighbors: Schema.Array(Point),
+  count: Schema.Number,
+  located_by: Schema.Literal("stored_vector", "re_encoded_text", "query_text"),
+  note: Schema.optional(Schema.String),
+  timestamp: Schema.String
+})
+
+export const WhitespaceResponse = Schema.Struct({
+  voids: Schema.Array(OpenStruct({ id: Schema.String, opportunity: Schema.Number, section: Schema.optional(Schema.String), exemplars: Schema.optional(Unspecified) })),
+  count: Schema.Number,
+  total: Schema.Number,
+  timestamp: Schema.String
+})
+
+export const PointsResponse = Schema.Struct({
+  points: Schema.Array(Point),
+  count: Schema.Number,
+  truncated: Schema.Boolean,
+  timestamp: Schema.String
+})
+
+export class PatentMapApi extends HttpApiGroup.make("patent-map")
+  .add(
+    HttpApiEndpoint.get("neighborhood", "/patent-map/patent/:appNum")
+      .setPath(Schema.Struct({ appNum: AppNum }))
+      .setUrlParams(Schema.Struct({ topK: Schema.optionalWith(QueryInt(1, 100), { default: () => 20 }) }))
+      .addSuccess(NeighborhoodResponse)
+      .addError(Coded.notIndexed)
+      .addError(Coded.upstream)
+      .annotate(OpenApi.Summary, "Neighbours of an application in the shared 3D frame")
+      .annotate(Access, metered("get_patent_neighborhood", CACHE_DAY, "get_patent_neighborhood"))
+  )
+  .add(
+    HttpApiEndpoint.get("citations", "/patent-map/patent/:appNum/citations")
+      .setPath(Schema.Struct({ appNum: AppNum }))
+      .setUrlParams(Schema.Struct({ year: Schema.optional(QueryInt(1970, 2035)) }))
+      .addSuccess(CitationsResponse)
+      .addError(Coded.upstream)
+      .annotate(OpenApi.Summary, "Cited prior art resolved to positions")
+      .annotate(Access, metered("get_patent_citations", CACHE_DAY, "get_patent_citations"))
+  )
+  .add(
+    HttpApiEndpoint.post("locate", "/patent-map/locate")
+      .setPayload(LocateRequest)
+      .addSuccess(LocateResponse)
+      .addError(Coded.notFound)
+      .addError(Coded.upstream)
+      .addError(Coded.noCoordinates)
+      .annotate(OpenApi.Summary, "Place free text or an application in the patent space")
+      .annotate(Access, metered("locate_in_patent_space", NO_STORE, "locate_in_patent_space"))
+  )
+  .add(
+    HttpApiEndpoint.get("whitespace", "/patent-map/whitespace")
+      .setUrlParams(
+        Schema.Struct({
+          limit: Schema.optionalWith(QueryInt(1, 500), { default: () => 100 }),
+          section: Schema.optional(CpcSection),
+          minOpportunity: Schema.optionalWith(QueryNumber(0, 1), { default: () => 0 })
+        })
+      )
+      .addSuccess(WhitespaceResponse)
+      .addError(Coded.notFound)
+      .addError(Coded.upstream)
+      .annotate(OpenApi.Summary, "Ranked atlas of gaps ('whitespace')")
+      .annotate(Access, free("find_whitespace", CACHE_HALF_HOUR, "find_whitespace"))
+  )
+  .add(
+    HttpApiEndpoint.get("points", "/patent-map/points")
+      .setUrlParams(
+        Schema.Struct({
+          limit: Schema.optionalWith(QueryInt(100, 50000), { default: () => 10000 }),
+          section: Schema.optional(CpcSection),
+          artUnit: Schema.optional(Matching(/^\d{1,4}$/, "must be an art-unit prefix of 1-4 digits"))
+        })
+      )
+      .addSuccess(PointsResponse)
+      .addError(Coded.upstream)
+      .annotate(OpenApi.Summary, "Sampled background point cloud")
+      .annotate(Access, metered("get_patent_points", CACHE_HALF_HOUR))
+  )
+  .addError(Coded.validation)
+  .annotate(RouteFamily, "coded")
+  .annotate(OpenApi.Description, "The shared 3D patent space: neighbours, citations, locate, whitespace, points")
+  .prefix("/api/v1") {}

@@ -1,0 +1,91 @@
+/** The OpenAPI 3.1 document and the /docs page are generated from the same schemas that validate requests. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { routeTable } from "../../api/http/route-table.ts"
+import { call, startTestServer, type TestServer } from "./support.ts"
+
+let server: TestServer
+let doc: any
+
+beforeAll(async () => {
+  server = await startTestServer()
+  doc = (await call(server.url, "GET", "/api/v1/openapi.json")).json
+})
+afterAll(() => server.close())
+
+const refsIn = (value: unknown, out: Array<string> = []): Array<string> => {
+  if (Array.isArray(value)) value.forEach((v) => refsIn(v, out))
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "$ref" && typeof v === "string") out.push(v)
+      else refsIn(v, out)
+    }
+  }
+  return out
+}
+
+describe("OpenAPI document", () => {
+  it("is OpenAPI 3.1 with the interface version and a bearer security scheme applied everywhere", () => {
+    expect(doc.openapi).toBe("3.1.0")
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: "0.1.0" })
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" })
+    expect(doc.security).toEqual([{ bearer: [] }])
+  })
+
+  it("declares all 24 routes with their parameters, bodies and error responses", () => {
+    const operations = Object.entries<any>(doc.paths).flatMap(([p, methods]) => Object.entries<any>(methods).map(([m, op]) => ({ p, m, op })))
+    expect(operations).toHaveLength(24)
+    expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(24)
+    for (const route of routeTable) {
+      const p = route.template.replace(/:(\w+)/g, "{$1}")
+      const op = doc.paths[p]?.[route.method.toLowerCase()]
+      expect(op, `${route.method} ${p}`).toBeDefined()
+      for (const name of [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+        expect(op.parameters.find((x: any) => x.name === name && x.in === "path")?.required, `${p} ${name}`).toBe(true)
+      }
+      if (route.method === "POST" && route.payloadSchema._tag === "Some") expect(op.requestBody.content["application/json"].schema).toBeDefined()
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429", "500", "503"]))
+      if (route.access.metered || route.payloadSchema._tag === "Some" || route.urlParamsSchema._tag === "Some") expect(op.responses["400"]).toBeDefined()
+      expect(op.security).toEqual([{ bearer: [] }])
+      expect(op["x-metered"]).toBe(route.access.metered)
+      expect(op["x-permission"]).toBe(route.access.permission)
+      expect(op["x-cache-control"]).toBe(route.access.cacheControl)
+    }
+    const q = doc.paths["/api/v1/patent-map/whitespace"].get.parameters.map((x: any) => x.name)
+    expect(q).toEqual(["limit", "section", "minOpportunity"])
+    expect(doc.paths["/api/v1/patent-intel/cpc/{code}"].get.responses["503"].content["application/json"].schema).toBeDefined()
+  })
+
+  it("documents each family's envelope, not HttpApi's own decode error", () => {
+    const text = JSON.stringify(doc)
+    expect(text).not.toContain("HttpApiDecodeError")
+    const resolve = (ref: string) => doc.components.schemas[ref.split("/").pop()!]
+    const schemaOf = (p: string, m: string, status: string) => doc.paths[p][m].responses[status].content["application/json"].schema
+    expect(Object.keys(resolve(schemaOf("/api/v1/prior-art", "post", "400").$ref).properties).sort()).toEqual(["error", "success"])
+    expect(Object.keys(resolve(schemaOf("/api/v1/patent-map/locate", "post", "400").$ref).properties).sort()).toEqual(["code", "error", "timestamp"])
+    expect(Object.keys(resolve(schemaOf("/api/v1/claim-validation/antecedent-basis", "post", "400").$ref).properties)).toEqual(["error"])
+  })
+
+  it("every $ref resolves", () => {
+    for (const ref of refsIn(doc)) {
+      expect(ref.startsWith("#/components/schemas/"), ref).toBe(true)
+      expect(doc.components.schemas[ref.split("/").pop()!], ref).toBeDefined()
+    }
+  })
+
+  it("the request schemas carry the field rules the server enforces", () => {
+    const body = doc.components.schemas.PriorArtSearchRequest
+    expect(body.properties.count.description).toBe("must be an integer between 1 and 100")
+    expect(body.properties.filedBefore.description).toContain("YYYY-MM-DD")
+  })
+})
+
+describe("/docs", () => {
+  it("is a self-contained HTML page listing every route", async () => {
+    const r = await call(server.url, "GET", "/docs")
+    expect(r.status).toBe(200)
+    expect(r.headers.get("content-type")).toContain("text/html")
+    expect(r.text).not.toMatch(/<script[^>]+src=|<link[^>]+href="http/)
+    for (const route of routeTable) expect(r.text).toContain(route.template.replace(/:(\w+)/g, "{$1}"))
+    expect(r.text).toContain("must be an integer between 1 and 100")
+  })
+})
