@@ -32,7 +32,7 @@ artifacts: install
 ## Builds artifacts when missing or stale, then runs the inference hub and the API in the foreground.
 serve: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
-	exec $(TSX) api/serve.ts
+	ARTIFACTS_DIR="$${ARTIFACTS_DIR:-$(ARTIFACTS)/current}" exec $(TSX) api/serve.ts
 
 test: install
 	npx tsc --noEmit -p .
@@ -40,6 +40,8 @@ test: install
 
 bench: install
 	$(TSX) bench/ingest.ts --synth $(N)
+	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/api-throughput.ts
 
 synth: install
 	$(TSX) pipeline/synth/main.ts --n $(N) --out "$(OUT)" --seed $(SEED)
