@@ -1,0 +1,39 @@
+/** The real inference hub as a child process on a free port, for tests that need real vectors. */
+import { spawn, type ChildProcess } from "node:child_process"
+import * as net from "node:net"
+
+export interface HubProcess {
+  readonly url: string
+  readonly process: ChildProcess
+  readonly stop: () => Promise<void>
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo
+      s.close(() => resolve(port))
+    })
+  })
+
+export const startHub = async (artifactsDir: string, env: Record<string, string> = {}): Promise<HubProcess> => {
+  const url = `http://127.0.0.1:${await freePort()}`
+  const child = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
+    env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifactsDir, ...env },
+    stdio: "ignore"
+  })
+  const end = Date.now() + 60_000
+  while (!(await fetch(`${url}/status`).then((r) => r.ok, () => false))) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`hub did not start at ${url}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return {
+    url,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return
+      child.kill("SIGTERM")
+      await new Promise((r) => child.once("exit", r))
+    }
+  }
+}
