@@ -1,0 +1,186 @@
+/**
+ * Antecedent checker quality: high-severity findings per claim on unmodified (granted) claim sets
+ * (examiners allowed them, so these are mostly false alarms), recall of planted defects per family,
+ * and microseconds per claim.
+ *
+ *   npx tsx bench/antecedent-quality.ts claim-sets.json    (JSON: [[{number, text}, …], …])
+ *
+ * Planted defects, at most one per family per claim set, each checked on its own copy:
+ *   no-antecedent  an element's first "a X" turned into "the X"        → no-antecedent-basis (or preamble-only-basis)
+ *   double         a new dependent claim "further comprising a X"        → double-inclusion / ambiguous-reference
+ *   dependency     a dependent claim pointed at a later or missing claim → improper-dependency
+ *   number         "a X" turned into "two Xs" with "the X" later         → plural-singular-mismatch
+ */
+import * as fs from "node:fs"
+import { checkAntecedentBasis } from "../core/claims/antecedent/index.ts"
+import type { AntecedentIssue, IssueType } from "../core/claims/antecedent/types.ts"
+import { chunk, type Mention } from "../core/claims/antecedent/chunker.ts"
+import { tokenize } from "../core/claims/antecedent/tokens.ts"
+import { parseClaim } from "../core/claims/parse.ts"
+import { seededRandom } from "../core/random.ts"
+
+export interface Claim {
+  readonly number: number
+  readonly text: string
+}
+export type ClaimSet = ReadonlyArray<Claim>
+
+export type Family = "no-antecedent" | "double" | "dependency" | "number"
+
+const EXPECTED: Record<Family, ReadonlyArray<IssueType>> = {
+  "no-antecedent": ["no-antecedent-basis", "preamble-only-basis"],
+  double: ["double-inclusion", "ambiguous-reference"],
+  dependency: ["improper-dependency"],
+  number: ["plural-singular-mismatch"]
+}
+
+export interface PlantedDefect {
+  readonly family: Family
+  readonly claims: ClaimSet
+  readonly claimNumber: number
+  /** Where the finding must lie in the mutated claim text. */
+  readonly start: number
+  readonly end: number
+}
+
+/** High-severity findings per claim on the sets as given. */
+export const highFindingsPerClaim = (sets: ReadonlyArray<ClaimSet>) => {
+  let claims = 0
+  let high = 0
+  const findings: AntecedentIssue[] = []
+  for (const s of sets) {
+    const r = checkAntecedentBasis(s, { minSeverity: "high" })
+    claims += s.length
+    high += r.issues.length
+    findings.push(...r.issues)
+  }
+  return { claims, high, perClaim: claims === 0 ? 0 : high / claims, findings }
+}
+
+interface Element {
+  readonly claim: Claim
+  readonly mention: Mention
+  readonly laterRef: Mention
+}
+
+/** Elements an independent claim introduces once with "a"/"an" and refers back to later with "the"/"said". */
+const elementsOf = (claim: Claim): Element[] => {
+  const p = parseClaim(claim, claim.number)
+  if (!p.isIndependent) return []
+  const mentions = chunk(tokenize(claim.text), { skipUntil: p.contentStart, preambleEnd: p.preamble.end, bodyStart: p.body.start })
+  const out: Element[] = []
+  for (const m of mentions) {
+    if (m.kind !== "intro" || m.region !== "body" || (m.det !== "a") || m.readings.length !== 1 || m.coordinated) continue
+    const key = m.readings[0].key
+    const same = mentions.filter((x) => x.kind !== "ref" && x.readings.some((r) => r.key === key) && x !== m)
+    if (same.length > 0 || m.readings[0].words.length > 3 || m.readings[0].plural) continue
+    const laterRef = mentions.find((x) => x.kind === "ref" && x.det === "the" && x.detStart > m.detStart && x.readings[0].key === key && !x.readings[0].plural)
+    if (laterRef && /^(?:a|an)\s$/i.test(claim.text.slice(m.detStart, m.readings[0].start))) out.push({ claim, mention: m, laterRef })
+  }
+  return out
+}
+
+const replaceClaim = (set: ClaimSet, claim: Claim, text: string): ClaimSet => set.map((c) => (c === claim ? { number: c.number, text } : c))
+
+const pluralOf = (w: string) => (/(?:s|x|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`)
+
+/** Plant at most one defect per family in a copy of the set; deterministic for a seed. */
+export const plantDefects = (set: ClaimSet, seed: number): PlantedDefect[] => {
+  const rnd = seededRandom(seed)
+  const pick = <T>(xs: ReadonlyArray<T>): T | undefined => (xs.length === 0 ? undefined : xs[Math.floor(rnd() * xs.length)])
+  const out: PlantedDefect[] = []
+  const elements = set.flatMap(elementsOf)
+
+  const e1 = pick(elements)
+  if (e1) {
+    const r = e1.mention.readings[0]
+    const text = e1.claim.text.slice(0, e1.mention.detStart) + "the " + e1.claim.text.slice(r.start)
+    const start = e1.mention.detStart + 4
+    out.push({ family: "no-antecedent", claims: replaceClaim(set, e1.claim, text), claimNumber: e1.claim.number, start, end: start + (r.end - r.start) })
+  }
+
+  const e2 = pick(elements)
+  if (e2) {
+    const r = e2.mention.readings[0]
+    const number = Math.max(...set.map((c) => c.number)) + 1
+    const text = `The claimed subject matter of claim ${e2.claim.number}, further comprising a ${e2.claim.text.slice(r.start, r.end)}.`
+    const start = text.length - 1 - (r.end - r.start)
+    out.push({ family: "double", claims: [...set, { number, text }], claimNumber: number, start, end: start + (r.end - r.start) })
+  }
+
+  const dependents = set.filter((c) => /\bclaim\s+\d+/i.test(c.text) && !/\bclaims\b/i.test(c.text))
+  const d = pick(dependents)
+  if (d) {
+    const m = /\bclaim\s+(\d+)/i.exec(d.text)!
+    const target = d.number + 1 + Math.floor(rnd() * 3)
+    const text = d.text.slice(0, m.index) + `claim ${target}` + d.text.slice(m.index + m[0].length)
+    out.push({ family: "dependency", claims: replaceClaim(set, d, text), claimNumber: d.number, start: m.index, end: m.index + `claim ${target}`.length })
+  }
+
+  const e3 = pick(elements)
+  if (e3) {
+    const r = e3.mention.readings[0]
+    const written = e3.claim.text.slice(r.start, r.end)
+    const lastSpace = written.lastIndexOf(" ")
+    const plural = written.slice(0, lastSpace + 1) + pluralOf(written.slice(lastSpace + 1))
+    const text = e3.claim.text.slice(0, e3.mention.detStart) + "two " + plural + e3.claim.text.slice(r.end)
+    const shift = 4 + plural.length - (r.end - e3.mention.detStart)
+    const refStart = e3.laterRef.readings[0].start + shift
+    out.push({ family: "number", claims: replaceClaim(set, e3.claim, text), claimNumber: e3.claim.number, start: refStart, end: e3.laterRef.readings[0].end + shift })
+  }
+  return out
+}
+
+const overlaps = (i: AntecedentIssue, d: PlantedDefect) => i.claimNumber === d.claimNumber && i.start < d.end && d.start < i.end
+
+/** Share of planted defects found, per family. */
+export const plantedRecall = (sets: ReadonlyArray<ClaimSet>, seed = 1) => {
+  const tally: Record<Family, { planted: number; found: number }> = {
+    "no-antecedent": { planted: 0, found: 0 },
+    double: { planted: 0, found: 0 },
+    dependency: { planted: 0, found: 0 },
+    number: { planted: 0, found: 0 }
+  }
+  const missed: Array<{ family: Family; claim: string }> = []
+  sets.forEach((set, n) => {
+    for (const d of plantDefects(set, seed * 100_003 + n)) {
+      tally[d.family].planted++
+      const r = checkAntecedentBasis(d.claims, {})
+      if (r.issues.some((i) => EXPECTED[d.family].includes(i.type) && overlaps(i, d))) tally[d.family].found++
+      else missed.push({ family: d.family, claim: d.claims.find((c) => c.number === d.claimNumber)?.text.slice(0, 300) ?? "" })
+    }
+  })
+  const recall = Object.fromEntries(Object.entries(tally).map(([k, v]) => [k, v.planted === 0 ? null : v.found / v.planted])) as Record<Family, number | null>
+  return { tally, recall, missed }
+}
+
+/** Mean microseconds per claim over `rounds` passes of every set. */
+export const microsPerClaim = (sets: ReadonlyArray<ClaimSet>, rounds = 5) => {
+  const claims = sets.reduce((a, s) => a + s.length, 0)
+  for (const s of sets) checkAntecedentBasis(s, {})
+  const t0 = process.hrtime.bigint()
+  for (let k = 0; k < rounds; k++) for (const s of sets) checkAntecedentBasis(s, {})
+  const ns = Number(process.hrtime.bigint() - t0)
+  return claims === 0 ? 0 : ns / 1000 / (claims * rounds)
+}
+
+const main = () => {
+  const file = process.argv[2]
+  if (!file) {
+    process.stderr.write("usage: npx tsx bench/antecedent-quality.ts claim-sets.json\n")
+    process.exit(2)
+  }
+  const sets = (JSON.parse(fs.readFileSync(file, "utf8")) as Claim[][]).filter((s) => Array.isArray(s) && s.length > 0)
+  const precision = highFindingsPerClaim(sets)
+  const recall = plantedRecall(sets)
+  const us = microsPerClaim(sets)
+  process.stdout.write(`claim sets ${sets.length}, claims ${precision.claims}\n`)
+  process.stdout.write(`high findings per claim (unmodified): ${precision.perClaim.toFixed(4)} (${precision.high})\n`)
+  for (const [family, t] of Object.entries(recall.tally)) {
+    process.stdout.write(`recall ${family.padEnd(14)} ${t.planted === 0 ? "-" : (t.found / t.planted).toFixed(3)} (${t.found}/${t.planted})\n`)
+  }
+  process.stdout.write(`µs per claim: ${us.toFixed(1)}\n`)
+  if (process.argv.includes("--missed")) for (const m of recall.missed) process.stdout.write(`MISSED ${m.family}: ${m.claim}\n`)
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("antecedent-quality.ts")) main()

@@ -1,0 +1,542 @@
+/**
+ * The antecedent-basis check (§112(b), MPEP 2173.05(e)): deterministic, no model, no network.
+ *
+ * Every claim is chunked into introductions ("a lever"), references ("the lever") and bare
+ * phrases; references are resolved against what the claim recited before them plus everything
+ * its dependency chain recited (never a sibling claim). What does not resolve is either excused
+ * under an implicit-basis rule (reported only with includeSuppressed) or reported with a severity
+ * saying how plausible an antecedent under other wording is.
+ */
+import { type ParsedClaim, parseClaims } from "../parse.ts"
+import { chunk, type GrammaticalNumber, type Mention, type Reading } from "./chunker.ts"
+import { VERB_S } from "./lexicon.ts"
+import { isMass, singular, stem } from "./lemma.ts"
+import { ACTION_NOUN, INHERENT_ATTRIBUTES, isTied, suppressionFor, USER_TERMS } from "./suppression.ts"
+import { type Token, tokenize } from "./tokens.ts"
+import type {
+  AntecedentIssue, AntecedentOptions, AntecedentResult, ClaimReport, DependencyInfo, IssueType, Severity,
+  SuppressedCandidate, SuppressionRule
+} from "./types.ts"
+
+/** A recitation a later reference can rest on. */
+interface Intro {
+  readonly id: number
+  readonly key: string
+  readonly head: string
+  readonly claim: number
+  /** Opened by an indefinite determiner (counts for double inclusion and ambiguity). */
+  readonly counting: boolean
+  /** Only a bare phrase, an alternative reading, or a flagged reference: good enough as a basis, never counted. */
+  readonly weak: boolean
+  readonly preamble: boolean
+  /** The claimed subject ("A method" of "A method of cooling …"). */
+  readonly subject: boolean
+  readonly number: GrammaticalNumber
+  readonly elementStart: boolean
+  readonly qualifier: string
+  /** Key of the phrase after "of", to tell "a top of the frame" from "a top of the display". */
+  readonly ofKey?: string
+  /** The mention that made it (claim and offset): several keys of one mention count once. */
+  readonly origin: number
+}
+
+/** One claim's own intros, by key and by head noun; a claim sees its own plus its ancestors' (no copying). */
+class IntroIndex {
+  readonly byKey = new Map<string, Intro[]>()
+  readonly byHead = new Map<string, Intro[]>()
+
+  add(i: Intro) {
+    push(this.byKey, i.key, i)
+    push(this.byHead, i.head, i)
+  }
+}
+
+/** The intros visible from a claim: its own so far, then each ancestor's. */
+class ChainView {
+  constructor(
+    private readonly own: IntroIndex,
+    private readonly ancestors: ReadonlyArray<ClaimState>
+  ) {}
+
+  key(k: string): Intro[] | undefined {
+    let out = this.own.byKey.get(k)
+    for (const a of this.ancestors) {
+      const more = a.index.byKey.get(k)
+      if (more) out = out ? out.concat(more) : more
+    }
+    return out
+  }
+
+  head(h: string): Intro[] | undefined {
+    let out = this.own.byHead.get(h)
+    for (const a of this.ancestors) {
+      const more = a.index.byHead.get(h)
+      if (more) out = out ? out.concat(more) : more
+    }
+    return out
+  }
+}
+
+/** Stems of a claim's words up to a point, computed lazily: most claims never need them. */
+class StemTable {
+  readonly stems = new Set<string>()
+  /** Stems of -ing / -ed words: a later "the rotation" may name the step "rotating". */
+  readonly verbStems = new Set<string>()
+  private cursor = 0
+
+  constructor(private readonly tokens: ReadonlyArray<Token>) {}
+
+  fill(upTo: number) {
+    const t = this.tokens
+    while (this.cursor < t.length && t[this.cursor].start < upTo) {
+      const x = t[this.cursor++]
+      if (!x.word) continue
+      const s = stem(singular(x.l))
+      this.stems.add(s)
+      if (x.l.endsWith("ing") || x.l.endsWith("ed")) this.verbStems.add(s)
+    }
+  }
+}
+
+const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+  const l = m.get(k)
+  if (l) l.push(v)
+  else m.set(k, [v])
+}
+
+interface ClaimState {
+  readonly parsed: ParsedClaim
+  readonly tokens: ReadonlyArray<Token>
+  readonly mentions: ReadonlyArray<Mention>
+  readonly index: IntroIndex
+  /** Porter stems of this claim's own words, filled on demand. */
+  readonly stemTable: StemTable
+  /** Every claim whose recitations this claim inherits. */
+  readonly ancestors: ReadonlyArray<ClaimState>
+  readonly preambleReported: Set<string>
+  readonly modified: Set<string>
+  readonly issues: AntecedentIssue[]
+  readonly suppressed: SuppressedCandidate[]
+  readonly introducedTerms: string[]
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 }
+const MODIFY_VERBS = new Set(["modifying", "altering", "changing", "editing", "transforming", "converting", "updating", "revising", "amending", "rewriting", "mutating"])
+const MODIFY_LINKERS = new Set(["included", "contained", "in", "of", "within", "from", "on", "associated", "with", "comprised", "stored"])
+const SUBJECT_OPENERS = new Set(["wherein", "whereby", "where", "when", "while", "that", ",", ";", ":", "and", "if", "whereupon"])
+const FINITE = new Set(["is", "are", "was", "were", "has", "have", "comprises", "includes", "contains", "can", "may", "will", "shall", "must", "should", "being", "does", "defines", "forms", "further"])
+
+const snippetOf = (text: string, start: number, end: number): string => {
+  let a = Math.max(0, start - 50)
+  let b = Math.min(text.length, end + 50)
+  if (a > 0) {
+    const sp = text.indexOf(" ", a)
+    if (sp >= 0 && sp < start) a = sp + 1
+  }
+  if (b < text.length) {
+    const sp = text.lastIndexOf(" ", b)
+    if (sp > end) b = sp
+  }
+  return `${a > 0 ? "…" : ""}${text.slice(a, b).replace(/\s+/g, " ").trim()}${b < text.length ? "…" : ""}`
+}
+
+const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ")
+
+const numberOfIntro = (m: Mention, r: Reading): GrammaticalNumber => {
+  if (isMass(r.head)) return "any"
+  if (m.kind === "bare") return r.plural ? "pl" : "any"
+  if (m.detNumber === "sg") return r.plural ? "any" : "sg"
+  return m.detNumber ?? (r.plural ? "pl" : "sg")
+}
+
+const numberOfReference = (m: Mention, r: Reading): GrammaticalNumber => {
+  if (isMass(r.head)) return "any"
+  if (m.detNumber) return m.detNumber
+  if (m.coordinated) return "pl"
+  return r.plural ? "pl" : "sg"
+}
+
+/** Check a claim set. Claims without a number take their 1-based position. */
+export const checkAntecedentBasis = (
+  claims: ReadonlyArray<{ readonly number?: number; readonly text: string }>,
+  options: AntecedentOptions = {}
+): AntecedentResult => {
+  const parsed = parseClaims(claims, { elements: false })
+  const byNumber = new Map<number, ParsedClaim>()
+  for (const p of parsed) if (!byNumber.has(p.number)) byNumber.set(p.number, p)
+
+  // First pass: chunk every claim; collect every head recited anywhere (for "high" = nowhere in the set).
+  const chunked = new Map<number, { tokens: Token[]; mentions: Mention[] }>()
+  for (const p of byNumber.values()) {
+    if (p.canceled) continue
+    const tokens = tokenize(p.text)
+    const skipUntil = p.isIndependent ? p.contentStart : p.preamble.end
+    const mentions = chunk(tokens, { skipUntil, preambleEnd: p.isIndependent ? p.preamble.end : skipUntil, bodyStart: p.body.start })
+    chunked.set(p.number, { tokens, mentions })
+  }
+  // Built on first need (an unresolved reference): is the head noun recited anywhere in the set?
+  let setHeads: Set<string> | undefined
+  const recitedAnywhere = (head: string): boolean => {
+    if (!setHeads) {
+      setHeads = new Set<string>()
+      for (const { mentions } of chunked.values()) {
+        for (const m of mentions) {
+          if (m.kind === "ref") continue
+          for (const r of m.readings) setHeads.add(r.head)
+          for (const r of m.tails) setHeads.add(r.head)
+        }
+      }
+    }
+    return setHeads.has(head)
+  }
+
+  let nextId = 0
+  const states = new Map<number, ClaimState>()
+  const inProgress = new Set<number>()
+
+  const analyse = (p: ParsedClaim): ClaimState => {
+    const done = states.get(p.number)
+    if (done) return done
+    inProgress.add(p.number)
+    const { tokens, mentions } = chunked.get(p.number) ?? { tokens: [], mentions: [] }
+    const index = new IntroIndex()
+    const stemTable = new StemTable(tokens)
+    const ancestors: ClaimState[] = []
+    const preambleReported = new Set<string>()
+    const modified = new Set<string>()
+    for (const n of p.dependsOn) {
+      const parent = byNumber.get(n)
+      if (!parent || parent.canceled || n === p.number || inProgress.has(n)) continue
+      const ps = analyse(parent)
+      for (const a of [ps, ...ps.ancestors]) if (!ancestors.includes(a)) ancestors.push(a)
+      for (const k of ps.preambleReported) preambleReported.add(k)
+      for (const k of ps.modified) modified.add(k)
+    }
+    const issues: AntecedentIssue[] = []
+    const suppressed: SuppressedCandidate[] = []
+    const introducedTerms: string[] = []
+    const introducedKeys = new Set<string>()
+    const seenIssue = new Set<string>()
+    const text = p.text
+
+    const issue = (type: IssueType, severity: Severity, term: string, start: number, end: number) => {
+      const k = `${type}|${term}`
+      if (seenIssue.has(k)) return
+      seenIssue.add(k)
+      issues.push({ claimNumber: p.number, term, display: text.slice(start, end), type, severity, start, end, snippet: snippetOf(text, start, end) })
+    }
+    const suppress = (rule: SuppressionRule, severity: Severity, term: string, start: number, end: number) => {
+      const k = `suppressed|${rule}|${term}`
+      if (seenIssue.has(k)) return
+      seenIssue.add(k)
+      suppressed.push({ claimNumber: p.number, term, display: text.slice(start, end), type: "no-antecedent-basis", severity, start, end, snippet: snippetOf(text, start, end), rule })
+    }
+
+    // Improper dependency: on itself, a later claim, or a claim not in the set (or canceled).
+    for (const ref of p.references) {
+      let worst: Severity | undefined
+      for (const n of ref.numbers) {
+        const target = byNumber.get(n)
+        const sev: Severity | undefined = n === p.number || !target || target.canceled ? "high" : n > p.number ? "medium" : undefined
+        if (sev && (!worst || SEVERITY_RANK[sev] > SEVERITY_RANK[worst])) worst = sev
+      }
+      if (worst) issue("improper-dependency", worst, normalise(text.slice(ref.start, ref.end)), ref.start, ref.end)
+    }
+
+    // The claim's own stems are added as the scan moves past them: "earlier" means earlier.
+    const view = new ChainView(index, ancestors)
+    let position = 0
+    const stemBefore = (st: string) => {
+      stemTable.fill(position)
+      if (stemTable.stems.has(st)) return true
+      for (const a of ancestors) {
+        a.stemTable.fill(Number.POSITIVE_INFINITY)
+        if (a.stemTable.stems.has(st)) return true
+      }
+      return false
+    }
+
+    let sawPreambleIntro = false
+    const register = (m: Mention, r: Reading, opts: { counting: boolean; weak: boolean; key?: string; subject?: boolean }) => {
+      const key = opts.key ?? r.key
+      const ofMention = m.ofNext !== undefined ? mentions[m.ofNext] : undefined
+      const ofKey = ofMention?.readings[0]?.key
+      index.add({
+        id: nextId++,
+        key,
+        head: key.slice(key.lastIndexOf(" ") + 1),
+        claim: p.number,
+        counting: opts.counting,
+        weak: opts.weak,
+        preamble: m.region === "preamble",
+        subject: opts.subject === true,
+        number: numberOfIntro(m, r),
+        elementStart: m.elementStart,
+        qualifier: m.qualifier,
+        ofKey,
+        origin: p.number * 1_000_000 + m.detStart
+      })
+    }
+
+    /** Intros a reading resolves to: exact key first, then a longer recitation it shortens ("the handle" ← "a display handle"). */
+    const resolve = (r: Reading): { intros: Intro[]; how: "exact" | "suffix" } | undefined => {
+      const exact = view.key(r.key)
+      if (exact && exact.length > 0) return { intros: exact, how: "exact" }
+      const sameHead = view.head(r.head)
+      if (!sameHead) return undefined
+      const suffix = ` ${r.key}`
+      const longer = sameHead.filter((i) => i.key.endsWith(suffix))
+      return longer.length > 0 ? { intros: longer, how: "suffix" } : undefined
+    }
+
+    /**
+     * high: nothing like it anywhere in the set; medium: the head noun is recited (other modifiers,
+     * a sibling claim, later in the claim); low: every word already appears earlier, or the term is
+     * a property or part tied to another thing ("the rotor of the motor").
+     */
+    const severityOf = (m: Mention, r: Reading): Severity => {
+      if (r.words.every((w) => stemBefore(stem(singular(w))))) return "low"
+      if (isTied(m) || INHERENT_ATTRIBUTES.has(r.head)) return "low"
+      if (view.head(r.head) || recitedAnywhere(r.head)) return "medium"
+      return "high"
+    }
+
+    /** "rotating … the rotation", "administering … said administration": a step named by its noun. */
+    const verbRootBefore = (word: string): boolean => {
+      const s = stem(singular(word))
+      if (s.length < 4) return false
+      if (!ACTION_NOUN.test(word)) return false
+      stemTable.fill(position)
+      for (const a of ancestors) a.stemTable.fill(Number.POSITIVE_INFINITY)
+      for (const set of [stemTable.verbStems, ...ancestors.map((a) => a.stemTable.verbStems)]) {
+        if (set.has(s)) return true
+        for (const v of set) if (v.length >= 5 && (s.startsWith(v) || v.startsWith(s))) return true
+      }
+      return false
+    }
+
+    let pendingModifyEnd = -1
+    /** Keys quantified with "each" in this claim: "said guard" after "each guard" is one of them. */
+    const distributive = new Set<string>()
+    for (const m of mentions) {
+      if (m.region === "skip") continue
+      position = m.detStart
+      const r0 = m.readings[0]
+
+      if (m.kind === "intro") {
+        if (m.region === "body" && !m.another && m.elementStart) {
+          const same = view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart) ?? []
+          const own = same.filter((i) => i.claim === p.number)
+          const inherited = p.isIndependent ? [] : same.filter((i) => i.claim !== p.number)
+          const unqualified = (list: Intro[]) => list.length > 0 && (m.qualifier === "" || list.some((i) => i.qualifier === m.qualifier))
+          const inheritedAny = p.isIndependent ? [] : (view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.claim !== p.number) ?? [])
+          if (unqualified(own) || unqualified(inherited) || (inheritedAny.length > 0 && m.qualifier === "")) {
+            issue("double-inclusion", "medium", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
+          }
+        }
+        const subject = p.isIndependent && m.region === "preamble" && !sawPreambleIntro
+        if (m.region === "preamble") sawPreambleIntro = true
+        m.readings.forEach((r, n) => register(m, r, { counting: n === 0, weak: n > 0, subject }))
+        for (const t of m.tails) register(m, t, { counting: false, weak: true })
+        for (const k of m.coordinated ?? []) register(m, r0, { counting: true, weak: false, key: k })
+        if (m.collective) {
+          register(m, r0, { counting: false, weak: true, key: m.collective })
+          register(m, r0, { counting: false, weak: true, key: `${m.collective} of ${r0.key}` })
+        }
+        if (!subject && m.region === "body") {
+          if (!introducedKeys.has(r0.key)) {
+            introducedKeys.add(r0.key)
+            introducedTerms.push(normalise(text.slice(r0.start, r0.end)))
+          }
+        }
+        continue
+      }
+
+      if (m.kind === "bare") {
+        // "wherein air circulation unit is configured": a recited element referred to without its article.
+        if (m.region === "body" && SUBJECT_OPENERS.has(m.prev) && (FINITE.has(m.next) || VERB_S.has(m.next)) && !isMass(r0.head) && !r0.plural) {
+          const basis = view.key(r0.key)?.filter((i) => i.counting && !i.weak && i.number === "sg")
+          if (basis && basis.length > 0) issue("missing-article", "low", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
+        }
+        for (const r of m.readings) register(m, r, { counting: false, weak: true })
+        for (const t of m.tails) register(m, t, { counting: false, weak: true })
+        continue
+      }
+
+      // References ("the", "said", "each of the" …) and "each X".
+      let chosen: Reading | undefined
+      let found: { intros: Intro[]; how: "exact" | "suffix" } | undefined
+      if (m.coordinated) {
+        const parts = m.coordinated.map((k) => resolve({ ...r0, key: k, words: k.split(" ") }))
+        if (parts.every((x) => x !== undefined)) {
+          chosen = r0
+          found = { intros: parts.flatMap((x) => x!.intros), how: "exact" }
+        } else {
+          const plain = resolve(r0)
+          if (plain) {
+            chosen = r0
+            found = plain
+          }
+        }
+      } else {
+        for (const r of m.readings) {
+          const x = resolve(r)
+          if (x && x.how === "exact") {
+            chosen = r
+            found = x
+            break
+          }
+        }
+        if (!found) {
+          for (const r of m.readings) {
+            const x = resolve(r)
+            if (x) {
+              chosen = r
+              found = x
+              break
+            }
+          }
+        }
+        if (!found && m.collective) {
+          const x = resolve({ ...r0, key: m.collective, head: m.collective, words: [m.collective] })
+          if (x) {
+            chosen = r0
+            found = x
+          }
+        }
+      }
+
+      if (m.kind === "each" || m.det.startsWith("each") || m.det.startsWith("every")) distributive.add((chosen ?? r0).key)
+      if (m.kind === "each") {
+        if (!found) for (const r of m.readings) register(m, r, { counting: false, weak: true })
+        continue
+      }
+
+      const r = chosen ?? r0
+      const term = normalise(text.slice(r.start, r.end))
+      if (found) {
+        const intros = found.intros
+        const body = intros.filter((i) => !i.preamble)
+        if (body.length === 0 && !intros.some((i) => i.subject) && m.region === "body" && !USER_TERMS.has(r.head) && !r.words.includes("step")) {
+          if (!preambleReported.has(r.key)) {
+            preambleReported.add(r.key)
+            issue("preamble-only-basis", "low", term, r.start, r.end)
+          }
+        } else if (m.region === "body") {
+          const firm = body.filter((i) => !i.weak)
+          const candidates = firm.length > 0 ? firm : body
+          const refNumber = numberOfReference(m, r)
+          const counting = distinctOrigins(body.filter((i) => i.counting))
+          const numberMatters = !m.coordinated && !r.words.includes("step")
+          if (!numberMatters) {
+            // Coordinations and method steps are counted loosely.
+          } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key)) {
+            // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
+            issue("plural-singular-mismatch", isTied(m) ? "low" : "medium", term, r.start, r.end)
+          } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
+            // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
+            issue("plural-singular-mismatch", "low", term, r.start, r.end)
+          } else if (refNumber !== "pl" && !m.coordinated && !USER_TERMS.has(r.head) && !m.prev.endsWith("'s") && !text.slice(r.start, r.end).endsWith("'s")) {
+            let rivals = counting
+            if (found.how === "exact" && rivals.length > 1 && m.ofNext !== undefined) {
+              const ofKey = mentions[m.ofNext].readings[0]?.key
+              // "the amount of salt" after "an amount of salt" and "an amount of sugar": the "of" phrase decides.
+              rivals = rivals.filter((i) => i.ofKey === ofKey)
+            }
+            const distinctKeys = new Set(rivals.map((i) => i.key))
+            if ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural)) {
+              issue("ambiguous-reference", "medium", term, r.start, r.end)
+            }
+          }
+          if (modified.has(r.key)) issue("modified-reference", "low", term, r.start, r.end)
+          if (found.how === "suffix" && !m.coordinated && distinctKeysOf(candidates) === 1 && !isTied(m) && r.words.length === 1) {
+            // "the region" after "a central region": the modifier was dropped; probably the same thing.
+            issue("no-antecedent-basis", "low", term, r.start, r.end)
+          }
+        }
+      } else {
+        const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore, methodClaim: stemBefore("step") }
+        const rule = suppressionFor(m, r, ctx)
+        const severity = severityOf(m, r)
+        if (rule) suppress(rule, severity, term, r.start, r.end)
+        else issue("no-antecedent-basis", severity, term, r.start, r.end)
+        register(m, r, { counting: false, weak: true })
+      }
+      for (const t of m.tails) register(m, t, { counting: false, weak: true })
+
+      // "modifying the original component included in the thing": later references to either are to a changed thing.
+      const before = tokens[m.detTok - 1]
+      if (before && MODIFY_VERBS.has(before.l)) {
+        modified.add(r.key)
+        pendingModifyEnd = m.tokEnd
+      } else if (pendingModifyEnd >= 0) {
+        const between = tokens.slice(pendingModifyEnd, m.detTok)
+        if (between.length > 0 && between.length <= 3 && between.every((t) => MODIFY_LINKERS.has(t.l))) modified.add(r.key)
+        pendingModifyEnd = -1
+      }
+    }
+
+    const state: ClaimState = {
+      parsed: p, tokens, mentions, index, stemTable, ancestors, preambleReported, modified,
+      issues: issues.sort((a, b) => a.start - b.start), suppressed, introducedTerms
+    }
+    inProgress.delete(p.number)
+    states.set(p.number, state)
+    return state
+  }
+
+  for (const p of byNumber.values()) if (!p.canceled) analyse(p)
+
+  const floor = SEVERITY_RANK[options.minSeverity ?? "low"]
+  const reports: ClaimReport[] = []
+  const dependencies: DependencyInfo[] = []
+  const all: AntecedentIssue[] = []
+  const suppressedAll: SuppressedCandidate[] = []
+  for (const p of parsed) {
+    const st = states.get(p.number)
+    const own = st && st.parsed === p ? st.issues.filter((i) => SEVERITY_RANK[i.severity] >= floor) : []
+    reports.push({ number: p.number, isIndependent: p.isIndependent, dependsOn: p.dependsOn, introducedTerms: st && st.parsed === p ? st.introducedTerms : [], issues: own })
+    dependencies.push({
+      claimNumber: p.number,
+      dependsOn: p.dependsOn,
+      chain: st ? st.ancestors.map((a) => a.parsed.number).sort((a, b) => a - b) : [],
+      valid: p.dependsOn.every((n) => n < p.number && byNumber.get(n)?.canceled === false)
+    })
+    all.push(...own)
+    if (st && st.parsed === p) suppressedAll.push(...st.suppressed)
+  }
+  const bySeverity = { high: 0, medium: 0, low: 0 }
+  const byType: Record<string, number> = {}
+  for (const i of all) {
+    bySeverity[i.severity]++
+    byType[i.type] = (byType[i.type] ?? 0) + 1
+  }
+  return {
+    available: true,
+    issues: all,
+    claims: reports,
+    dependencies,
+    stats: {
+      claimCount: parsed.length,
+      independentCount: parsed.filter((p) => p.isIndependent).length,
+      issueCount: all.length,
+      claimsWithIssues: reports.filter((c) => c.issues.length > 0).length,
+      bySeverity,
+      byType
+    },
+    ...(options.includeSuppressed ? { suppressed: suppressedAll } : {})
+  }
+}
+
+const distinctKeysOf = (intros: ReadonlyArray<Intro>) => new Set(intros.map((i) => i.key)).size
+
+const distinctOrigins = (intros: Intro[]): Intro[] => {
+  const seen = new Set<number>()
+  const out: Intro[] = []
+  for (const i of intros) {
+    if (seen.has(i.origin)) continue
+    seen.add(i.origin)
+    out.push(i)
+  }
+  return out
+}

@@ -1,0 +1,409 @@
+/**
+ * Noun-phrase chunker for claim text. Finds every phrase opened by an indefinite form ("a",
+ * "one or more", "a plurality of" → an introduction), a definite form ("the", "said", "each of the"
+ * → a reference) or no determiner at all (a bare phrase: "receiving data"). Without a tagger some
+ * words are either a verb or part of the phrase ("the lever pivots", "a light emitting diode"):
+ * the phrase keeps them and records a possible cut, and the checker tries the readings in order.
+ */
+import {
+  AFTER_HEAD_BOUNDARY, BASE_VERBS, BOUNDARY, COLLECTIVES, COORDINABLE, ED_NOT_VERB, ING_NOUNS, IRREGULAR_PARTICIPLES,
+  LEADING_ADVERB, LY_NOT_ADVERB, NUMBER_WORDS, ORDINALS, VERB_S
+} from "./lexicon.ts"
+import { isPlural, singular } from "./lemma.ts"
+import type { Token } from "./tokens.ts"
+
+export type MentionKind = "intro" | "ref" | "bare" | "each"
+export type GrammaticalNumber = "sg" | "pl" | "any"
+export type Region = "skip" | "preamble" | "body"
+
+/** One reading of a phrase: its words up to a cut, as a matching key. */
+export interface Reading {
+  readonly key: string
+  readonly head: string
+  /** Content words (singular head) used for the "same words appear earlier" test. */
+  readonly words: ReadonlyArray<string>
+  readonly start: number
+  readonly end: number
+  readonly plural: boolean
+}
+
+export interface Mention {
+  readonly index: number
+  readonly kind: MentionKind
+  /** Normalised determiner: "a", "the", "the at least one", "each of the", "" for a bare phrase. */
+  readonly det: string
+  /** Number the determiner implies, when it implies one. */
+  readonly detNumber?: GrammaticalNumber
+  readonly detStart: number
+  /** Token index of the determiner (of the first word for a bare phrase). */
+  readonly detTok: number
+  /** Readings in order of preference; the first is the primary one. */
+  readonly readings: ReadonlyArray<Reading>
+  /** Words after a possible cut, a phrase of their own under that reading ("instructions" in "memory storing instructions"). */
+  readonly tails: ReadonlyArray<Reading>
+  /** "first and second gears" → ["first gear", "second gear"]. */
+  readonly coordinated?: ReadonlyArray<string>
+  /** "set" in "a set of feet": the collective noun the phrase was reached through. */
+  readonly collective?: string
+  readonly another: boolean
+  /** Index of the mention right after "of" ("the outer surface of the sphere"). */
+  ofNext?: number
+  /** Followed by "thereof", "therein" … */
+  thereof: boolean
+  /** Lower-case token before the determiner ("" at the start). */
+  readonly prev: string
+  /** Opens a claim element (after ":", ";", ",", "and", "comprising" …). */
+  readonly elementStart: boolean
+  /** Words after the phrase up to the next punctuation: tells re-introductions apart. */
+  readonly qualifier: string
+  /** Token after the phrase (lower case), "" at the end. */
+  readonly next: string
+  readonly region: Region
+  readonly tokStart: number
+  readonly tokEnd: number
+}
+
+const ARTICLE_LIKE = new Set(["the", "a", "an", "said", "its", "their", "each", "this", "these", "those", "it", "them", "that", "his", "her", "our", "every", "any", "such"])
+const ELEMENT_OPENERS = new Set([":", ";", ",", "and", "or", "comprising", "including", "having", "comprises", "includes", "has", "further", "containing", "contains"])
+const ABLE_NOUNS = new Set(["table", "cable", "variable", "vegetable", "turntable", "timetable", "syllable", "consumable", "deliverable", "wearable", "receivable", "collectible", "stable", "constable", "portable", "disposable", "rechargeable"])
+
+const THEREOF = new Set(["thereof", "therein", "thereon", "thereat", "thereto", "therefor"])
+const isWord = (t: Token | undefined): t is Token => t !== undefined && t.word
+const isDigits = (l: string) => /^\d+$/.test(l)
+export const isAdverb = (l: string) => l.length > 4 && l.endsWith("ly") && !LY_NOT_ADVERB.has(l)
+const isEd = (l: string) => l.length > 4 && l.endsWith("ed") && !ED_NOT_VERB.has(l) && !l.endsWith("eed")
+const isIng = (l: string) => l.length > 5 && l.endsWith("ing") && !ING_NOUNS.has(l)
+const isAble = (l: string) => l.length > 5 && (l.endsWith("able") || l.endsWith("ible")) && !ABLE_NOUNS.has(l)
+const isThereWord = (l: string) => l.startsWith("there") && l.length > 5
+
+interface Cut {
+  /** Word position the phrase would end before. */
+  readonly at: number
+  readonly preferred: boolean
+}
+
+interface Phrase {
+  readonly end: number
+  readonly words: ReadonlyArray<Token>
+  readonly cuts: ReadonlyArray<Cut>
+}
+
+/** Read a noun phrase starting at token i. */
+const parsePhrase = (t: ReadonlyArray<Token>, i: number): Phrase => {
+  const words: Token[] = []
+  const cuts: Cut[] = []
+  let k = i
+  while (k < t.length && words.length < 8) {
+    const tok = t[k]
+    if (tok.l === "," && words.length > 0 && words.every((w) => ORDINALS.has(w.l)) && isWord(t[k + 1]) && !BOUNDARY.has(t[k + 1].l)) {
+      k++
+      continue
+    }
+    if (!tok.word) break
+    const l = tok.l
+    if (BOUNDARY.has(l)) break
+    const n = words.length
+    if (n > 0) {
+      const prevL = words[n - 1].l
+      const follower = t[k + 1]
+      const plainNext = isWord(follower) && !BOUNDARY.has(follower.l) && !AFTER_HEAD_BOUNDARY.has(follower.l) && !isAdverb(follower.l) && !isDigits(follower.l) && !isThereWord(follower.l)
+      if ((AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l)) && !((isEd(l) || IRREGULAR_PARTICIPLES.has(l)) && plainNext)) break
+      if (isDigits(l) || isThereWord(l)) break
+      if (isAble(l) && !plainNext) break
+      if (isAdverb(l) && !(ORDINALS.has(prevL) || LEADING_ADVERB.has(prevL) || isAdverb(prevL))) break
+      const nextTok = t[k + 1]
+      const next = isWord(nextTok) ? nextTok.l : ""
+      const strongVerbContext = next === "" || ARTICLE_LIKE.has(next) || isAdverb(next)
+      const nextIsBoundary = next !== "" && (BOUNDARY.has(next) || AFTER_HEAD_BOUNDARY.has(next))
+      if (isEd(l) || isIng(l) || IRREGULAR_PARTICIPLES.has(l)) {
+        const endsClause = next === "" && (nextTok === undefined || /[,;.:]/.test(nextTok.l))
+        if (strongVerbContext && !(isIng(l) && endsClause)) break
+        cuts.push({ at: n, preferred: nextIsBoundary })
+      } else if (BASE_VERBS.has(l) && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || BOUNDARY.has(next))) {
+        break
+      } else if (VERB_S.has(l) || tok.plural) {
+        if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next))) break
+        if (VERB_S.has(l) && next !== "") break
+        if (!words[n - 1].plural && !ORDINALS.has(prevL) && !COORDINABLE.has(prevL) && !isDigits(prevL) && !isEd(prevL) && !isIng(prevL)) {
+          // A plural in mid-phrase followed by more words is more likely a verb ("the step occurs multiple times").
+          cuts.push({ at: n, preferred: VERB_S.has(l) || (next !== "" && !nextIsBoundary) })
+        }
+      } else if (words[n - 1].plural && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || (BOUNDARY.has(next) && !ARTICLE_LIKE.has(next)))) {
+        // Plural subject + base verb: "the balls reach an …", "the arms slide along …".
+        break
+      }
+    }
+    words.push(tok)
+    k++
+    if (l.endsWith("'s")) break
+  }
+  return { end: k, words, cuts }
+}
+
+const keyWords = (words: ReadonlyArray<Token>): string[] => {
+  const out: string[] = []
+  for (const w of words) {
+    const l = w.l.endsWith("'s") ? w.l.slice(0, -2) : w.l
+    if (out.length === 0 && (LEADING_ADVERB.has(l) || isAdverb(l))) continue
+    if (l.indexOf("-") < 0) out.push(l)
+    else for (const part of l.split("-")) if (part) out.push(part)
+  }
+  if (out.length > 0) out[out.length - 1] = singular(out[out.length - 1])
+  return out
+}
+
+const reading = (words: ReadonlyArray<Token>): Reading | undefined => {
+  const kw = keyWords(words)
+  if (kw.length === 0) return undefined
+  const last = words[words.length - 1].l
+  return {
+    key: kw.join(" "),
+    head: kw[kw.length - 1],
+    words: kw,
+    start: words[0].start,
+    end: words[words.length - 1].end,
+    plural: last.indexOf("-") < 0 ? words[words.length - 1].plural : isPlural(last.slice(last.lastIndexOf("-") + 1))
+  }
+}
+
+/** Readings: the whole phrase and each cut, preferred cut first. */
+const readingsOf = (p: Phrase): { readings: Reading[]; tails: Reading[] } => {
+  const full = reading(p.words)
+  const cutReadings: Reading[] = []
+  const tails: Reading[] = []
+  for (let c = p.cuts.length - 1; c >= 0; c--) {
+    const r = reading(p.words.slice(0, p.cuts[c].at))
+    if (r) cutReadings.push(r)
+    const tail = reading(p.words.slice(p.cuts[c].at + 1))
+    if (tail) tails.push(tail)
+  }
+  const firstCut = p.cuts.find((c) => c.preferred)
+  const readings: Reading[] = []
+  if (firstCut) {
+    const r = reading(p.words.slice(0, firstCut.at))
+    if (r) readings.push(r)
+  }
+  if (full) readings.push(full)
+  for (const r of cutReadings) if (!readings.some((x) => x.key === r.key && x.end === r.end)) readings.push(r)
+  return { readings, tails }
+}
+
+interface Determiner {
+  readonly kind: MentionKind
+  readonly det: string
+  readonly detNumber?: GrammaticalNumber
+  readonly next: number
+  readonly collective?: string
+  readonly another?: boolean
+}
+
+const QUANTIFIER_AFTER_THE: ReadonlyArray<readonly [ReadonlyArray<string>, GrammaticalNumber]> = [
+  [["at", "least", "one"], "any"],
+  [["one", "or", "more"], "any"],
+  [["two", "or", "more"], "pl"],
+  [["at", "least", "two"], "pl"],
+  [["plurality", "of"], "pl"],
+  [["multiple"], "pl"],
+  [["several"], "pl"]
+]
+
+const TRANSPARENT_AFTER_THE = new Set(["plurality", "set", "pair", "group", "series", "array", "multitude", "collection", "sequence", "stack", "bundle", "batch", "bank", "cluster", "multiplicity"])
+
+/** Match a determiner at token i. */
+const wordAt = (t: ReadonlyArray<Token>, k: number): string => {
+  const x = t[k]
+  return x !== undefined && x.word ? x.l : ""
+}
+const theLike = (x: string) => x === "the" || x === "said"
+
+/** After "the" / "said" / "each of the": an optional quantifier ("at least one", "plurality of", "set of"). */
+const afterThe = (t: ReadonlyArray<Token>, start: number, det: string, detNumber: GrammaticalNumber | undefined): Determiner => {
+  for (const [seq, num] of QUANTIFIER_AFTER_THE) {
+    let hit = true
+    for (let j = 0; j < seq.length && hit; j++) hit = wordAt(t, start + j) === seq[j]
+    if (hit && wordAt(t, start + seq.length) !== "of") {
+      const label = seq[seq.length - 1] === "of" ? seq.slice(0, -1) : seq
+      return { kind: "ref", det: `${det} ${label.join(" ")}`, detNumber: num, next: start + seq.length }
+    }
+  }
+  const q = wordAt(t, start)
+  const q1 = wordAt(t, start + 1)
+  if (NUMBER_WORDS.has(q) && q1 !== "of" && !BOUNDARY.has(q1) && q1 !== "") return { kind: "ref", det: `${det} ${q}`, detNumber: "pl", next: start + 1 }
+  if (TRANSPARENT_AFTER_THE.has(q) && q1 === "of" && !(q === "group" && /^consist/.test(wordAt(t, start + 2)))) {
+    return { kind: "ref", det: `${det} ${q} of`, detNumber: "pl", next: start + 2, collective: q }
+  }
+  return { kind: "ref", det, ...(detNumber ? { detNumber } : {}), next: start }
+}
+
+const DETERMINER_STARTS = new Set(["the", "said", "each", "every", "one", "any", "all", "both", "some", "either", "neither",
+  "none", "several", "many", "most", "certain", "at", "a", "an", "plurality", "multiple", "numerous", "plural", "another", "more",
+  ...NUMBER_WORDS.keys()])
+const OF_THE_QUANTIFIERS = new Set(["each", "one", "any", "all", "both", "some", "either", "neither", "none", "two", "several", "many", "most", "certain", "every"])
+
+/** Match a determiner at token i. */
+const matchDeterminer = (t: ReadonlyArray<Token>, i: number): Determiner | undefined => {
+  const a = wordAt(t, i)
+  if (!DETERMINER_STARTS.has(a)) return undefined
+  const b = wordAt(t, i + 1)
+  const c = wordAt(t, i + 2)
+  const d = wordAt(t, i + 3)
+  const e = wordAt(t, i + 4)
+  // "one of the A and the B" is as common as "one of the Bs": these take either number.
+  if (b === "of" && theLike(c) && OF_THE_QUANTIFIERS.has(a)) return afterThe(t, i + 3, `${a} of the`, "any")
+  if ((a === "each" || a === "every") && theLike(b)) return afterThe(t, i + 2, `${a} said`, "any")
+  if (a === "any" && b === "one" && c === "of" && theLike(d)) return afterThe(t, i + 4, "any one of the", "any")
+  if (a === "at" && b === "least" && (c === "one" || c === "some" || c === "two") && d === "of" && theLike(e)) return afterThe(t, i + 5, `at least ${c} of the`, "any")
+  if (a === "one" && b === "or" && c === "more" && d === "of" && theLike(e)) return afterThe(t, i + 5, "one or more of the", "any")
+  if (theLike(a)) return afterThe(t, i + 1, "the", undefined)
+  if (a === "each" || a === "every") return { kind: "each", det: a, next: i + 1 }
+  if (a === "a" || a === "an") {
+    if (b === "plurality" && c === "of") return { kind: "intro", det: "a plurality of", detNumber: "pl", next: i + 3 }
+    if (COLLECTIVES.has(b) && c === "of" && d !== "") return { kind: "intro", det: `a ${b} of`, detNumber: "pl", next: i + 3, collective: b }
+    if (b === "single" || b === "further") return { kind: "intro", det: `a ${b}`, detNumber: "sg", next: i + 2, another: b === "further" }
+    return { kind: "intro", det: "a", detNumber: "sg", next: i + 1 }
+  }
+  if (a === "at" && b === "least") {
+    if (c === "one" && d !== "of") return { kind: "intro", det: "at least one", detNumber: "any", next: i + 3 }
+    if ((c === "two" || NUMBER_WORDS.has(c)) && d !== "of") return { kind: "intro", det: `at least ${c}`, detNumber: "pl", next: i + 3 }
+    if (c === "a" || c === "an") return { kind: "intro", det: "at least a", detNumber: "sg", next: i + 3 }
+    return undefined
+  }
+  if (a === "one" && b === "or" && c === "more" && d !== "of") return { kind: "intro", det: "one or more", detNumber: "any", next: i + 3 }
+  if (NUMBER_WORDS.has(a) && b === "or" && c === "more" && d !== "of") return { kind: "intro", det: `${a} or more`, detNumber: "pl", next: i + 3 }
+  if (a === "more" && b === "than" && c === "one") return { kind: "intro", det: "more than one", detNumber: "pl", next: i + 3 }
+  if (a === "plurality" && b === "of") return { kind: "intro", det: "plurality of", detNumber: "pl", next: i + 2 }
+  if (a === "multiple" || a === "several" || a === "numerous" || a === "plural") return { kind: "intro", det: a, detNumber: "pl", next: i + 1 }
+  if (a === "another") return { kind: "intro", det: "another", detNumber: "sg", next: i + 1, another: true }
+  if (a === "one" && b !== "" && b !== "of" && b !== "or" && !BOUNDARY.has(b)) return { kind: "intro", det: "one", detNumber: "sg", next: i + 1 }
+  if (NUMBER_WORDS.has(a) && b !== "" && b !== "of" && !BOUNDARY.has(b) && !AFTER_HEAD_BOUNDARY.has(b)) return { kind: "intro", det: a, detNumber: "pl", next: i + 1 }
+  return undefined
+}
+
+/** "first and second", "upper, middle and lower": coordinated modifiers before a shared head. */
+const coordination = (t: ReadonlyArray<Token>, p: number): { mods: string[]; restStart: number } | undefined => {
+  if (!isWord(t[p]) || !COORDINABLE.has(t[p].l)) return undefined
+  const mods = [t[p].l]
+  let q = p + 1
+  let joined = false
+  while (q < t.length) {
+    let r = q
+    if (t[r]?.l === ",") r++
+    if (isWord(t[r]) && (t[r].l === "and" || t[r].l === "or" || t[r].l === "and/or")) {
+      joined = true
+      r++
+      // "said fourth and said fifth gas passages"
+      if (isWord(t[r]) && ["the", "said", "a", "an"].includes(t[r].l) && isWord(t[r + 1]) && COORDINABLE.has(t[r + 1].l)) r++
+    }
+    if (r === q || !isWord(t[r]) || !COORDINABLE.has(t[r].l)) break
+    mods.push(t[r].l)
+    q = r + 1
+  }
+  return joined && mods.length >= 2 ? { mods, restStart: q } : undefined
+}
+
+export interface ChunkRegions {
+  /** Mentions before this offset are not checked (leading number, dependent preamble). */
+  readonly skipUntil: number
+  /** Independent claims: the preamble ends here. */
+  readonly preambleEnd: number
+  readonly bodyStart: number
+}
+
+/** Bare phrases cannot open with these: a verb, an adverb, a numeral. */
+const bareCanStart = (t: ReadonlyArray<Token>, i: number): boolean => {
+  const l = t[i].l
+  if (BOUNDARY.has(l) || AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l) || VERB_S.has(l)) return false
+  if (isDigits(l) || isAdverb(l) || isThereWord(l)) return false
+  // A single letter opens a phrase only as a count or label: "N masking layers".
+  if (l.length < 2 && !(isWord(t[i + 1]) && !BOUNDARY.has(t[i + 1].l) && !AFTER_HEAD_BOUNDARY.has(t[i + 1].l))) return false
+  if (isIng(l) || isEd(l)) {
+    const next = t[i + 1]
+    if (!isWord(next) || BOUNDARY.has(next.l) || AFTER_HEAD_BOUNDARY.has(next.l)) return false
+  }
+  return true
+}
+
+export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[] => {
+  const mentions: Mention[] = []
+  let linkOfAt = -1
+  let linkOfFrom = -1
+  for (let i = 0; i < t.length; i++) {
+    const tok = t[i]
+    if (!tok.word) continue
+    const det = matchDeterminer(t, i)
+    let phraseStart: number
+    let phrase: Phrase
+    let coord: { mods: string[]; restStart: number } | undefined
+    if (det) {
+      if (det.next >= t.length) break
+      coord = coordination(t, det.next)
+      phraseStart = coord ? coord.restStart : det.next
+      phrase = parsePhrase(t, phraseStart)
+      if (phrase.words.length === 0) {
+        coord = undefined
+        i = det.next - 1
+        continue
+      }
+    } else {
+      if (!bareCanStart(t, i)) continue
+      phraseStart = i
+      phrase = parsePhrase(t, i)
+      if (phrase.words.length === 0) continue
+    }
+    const { readings, tails } = readingsOf(phrase)
+    if (readings.length === 0) {
+      i = phrase.end - 1
+      continue
+    }
+    let bareReadings = readings
+    if (!det && phrase.words.length > 1 && (isIng(phrase.words[0].l) || isEd(phrase.words[0].l))) {
+      // "receiving data": the gerund is a step verb, the rest is the phrase.
+      const rest = reading(phrase.words.slice(1))
+      if (rest) bareReadings = [rest, ...readings]
+    }
+    const first = coord ? t[det!.next] : det ? t[i] : phrase.words[0]
+    const prevTok = t[i - 1]
+    const prev = prevTok ? prevTok.l : ""
+    const detStart = det ? t[i].start : phrase.words[0].start
+    // The qualifier only matters for introductions (telling re-introductions apart).
+    let qualifier = ""
+    if (det && det.kind === "intro") {
+      for (let k = phrase.end, n = 0; k < t.length && n < 10; k++, n++) {
+        const x = t[k]
+        if (!x.word || x.l === "and" || x.l === "or") break
+        qualifier = qualifier === "" ? x.l : `${qualifier} ${x.l}`
+      }
+    }
+    const nextTok = t[phrase.end]
+    const nextL = nextTok ? nextTok.l : ""
+    const mention: Mention = {
+      index: mentions.length,
+      kind: det ? det.kind : "bare",
+      det: det ? det.det : "",
+      detNumber: det ? det.detNumber : undefined,
+      detStart,
+      detTok: det ? i : phraseStart,
+      readings: coord ? readings.map((r) => ({ ...r, start: first.start })) : det ? readings : bareReadings,
+      tails,
+      coordinated: coord ? coord.mods.map((m) => `${m} ${readings[0].key}`) : undefined,
+      collective: det ? det.collective : undefined,
+      another: det !== undefined && det.another === true,
+      thereof: nextL.length > 5 && nextL.startsWith("there") && THEREOF.has(nextL),
+      prev,
+      elementStart: prev === "" || ELEMENT_OPENERS.has(prev),
+      qualifier,
+      next: nextL,
+      region: detStart < regions.skipUntil ? "skip" : detStart < regions.preambleEnd ? "preamble" : "body",
+      tokStart: phraseStart,
+      tokEnd: phrase.end
+    }
+    if (linkOfAt === i && linkOfFrom >= 0) mentions[linkOfFrom].ofNext = mention.index
+    mentions.push(mention)
+    if (isWord(nextTok) && nextTok.l === "of") {
+      linkOfAt = phrase.end + 1
+      linkOfFrom = mention.index
+    }
+    i = phrase.end - 1
+  }
+  return mentions
+}

@@ -1,0 +1,53 @@
+/**
+ * A small lemmatiser for claim nouns: enough to match "the widgets" with "a widget" and to tell a
+ * plural recitation from a singular one. Porter stems are used only for the looser "the same words
+ * appear earlier" test ("the received message" after "receiving a message").
+ */
+import { stemmer } from "stemmer"
+import { IRREGULAR_PLURALS, MASS_NOUNS, S_SINGULAR } from "./lexicon.ts"
+
+const SINGULAR_OF_IRREGULAR = new Set(IRREGULAR_PLURALS.values())
+
+const singulars = new Map<string, string>()
+
+/** Singular form of a (lower-case) noun; words that are not plural come back unchanged (memoised). */
+export const singular = (w: string): string => {
+  let s = singulars.get(w)
+  if (s === undefined) {
+    s = singularOf(w)
+    if (singulars.size < 200_000) singulars.set(w, s)
+  }
+  return s
+}
+
+const singularOf = (w: string): string => {
+  const irregular = IRREGULAR_PLURALS.get(w)
+  if (irregular !== undefined) return irregular
+  if (w.length < 4 || !w.endsWith("s") || S_SINGULAR.has(w) || SINGULAR_OF_IRREGULAR.has(w)) return w
+  if (w.endsWith("ss") || w.endsWith("us") || w.endsWith("is") || w.endsWith("ous") || w.endsWith("'s")) return w
+  if (w.endsWith("ies") && w.length > 4) return w.slice(0, -3) + "y"
+  if (/(?:ch|sh|sses|x)es$/.test(w) || w.endsWith("sses")) return w.slice(0, -2)
+  if (w.endsWith("zzes")) return w.slice(0, -3)
+  return w.slice(0, -1)
+}
+
+/** Whether a (lower-case) noun is plural in form. Mass nouns are neither. */
+export const isPlural = (w: string): boolean => {
+  if (MASS_NOUNS.has(w)) return false
+  if (IRREGULAR_PLURALS.has(w)) return w !== "data"
+  return singular(w) !== w
+}
+
+export const isMass = (w: string): boolean => MASS_NOUNS.has(w) || MASS_NOUNS.has(singular(w))
+
+const stems = new Map<string, string>()
+
+/** Porter stem, memoised (claims reuse a small vocabulary). */
+export const stem = (w: string): string => {
+  let s = stems.get(w)
+  if (s === undefined) {
+    s = stemmer(w)
+    if (stems.size < 200_000) stems.set(w, s)
+  }
+  return s
+}

@@ -1,0 +1,27 @@
+/** Claim text → word and punctuation tokens with character offsets into the text as given. */
+import { isPlural } from "./lemma.ts"
+
+export interface Token {
+  /** Lower-cased text ("said", ";"). */
+  readonly l: string
+  readonly start: number
+  readonly end: number
+  readonly word: boolean
+  /** Plural in form (computed once: the chunker asks often). */
+  readonly plural: boolean
+}
+
+const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
+
+export const tokenize = (text: string, from = 0): Token[] => {
+  const out: Token[] = []
+  TOKEN.lastIndex = from
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    const raw = m[0]
+    const c = raw.charCodeAt(0)
+    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 0xc0
+    const l = raw.toLowerCase().replace(/\u2019/g, "'")
+    out.push({ l, start: m.index, end: m.index + raw.length, word, plural: word && isPlural(l) })
+  }
+  return out
+}
