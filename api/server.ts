@@ -7,6 +7,7 @@ import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { ArtifactStore } from "./artifacts/ArtifactStore.ts"
+import { CapabilitiesLive } from "./capabilities.ts"
 import { KeyStore } from "./auth/KeyStore.ts"
 import { type ApiSettings, Settings, settingsFromEnv } from "./config.ts"
 import { PatentApi } from "./http/Api.ts"
@@ -55,6 +56,7 @@ export const serverLayer = (settings: ApiSettings) => {
     // find-my-way refuses parameters over 100 characters as "no route"; the schemas own length rules.
     Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 4096 })),
     Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: settings.port, host: settings.host })),
+    Layer.provideMerge(CapabilitiesLive),
     Layer.provideMerge(services),
     Layer.provide(Logger.json),
     Layer.provide(Logger.minimumLogLevel(settings.logRequests ? LogLevel.Info : LogLevel.Error))

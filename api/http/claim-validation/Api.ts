@@ -46,26 +46,61 @@ export const SupportRequest = Schema.Struct({
   Schema.annotations({ identifier: "SupportRequest", description: "Supply sections (analysed with no network) or appNum (pulls the filed specification; needed for the continuity walk)" })
 )
 
-const Issue = OpenStruct({
+const Severity3 = Schema.Literal("high", "medium", "low")
+
+const Issue = Schema.Struct({
   claimNumber: Schema.Number,
   term: Schema.String,
   display: Schema.String,
-  type: Schema.String,
-  severity: Schema.Literal("high", "medium", "low"),
-  start: Schema.Number,
+  type: Schema.String.annotations({
+    description:
+      "no-antecedent-basis, double-inclusion, plural-singular-mismatch, improper-dependency, ambiguous-reference, preamble-only-basis, missing-article, modified-reference"
+  }),
+  severity: Severity3,
+  start: Schema.Number.annotations({ description: "Character offset into the claim text (text.slice(start, end) is the term as written)" }),
   end: Schema.Number,
   snippet: Schema.String
+}).annotations({ identifier: "AntecedentIssue" })
+
+const SuppressedCandidate = Schema.Struct({
+  ...Issue.fields,
+  rule: Schema.String.annotations({ description: "The MPEP 2173.05(e) implicit-basis rule that suppressed the candidate" })
+}).annotations({ identifier: "SuppressedCandidate" })
+
+const ClaimReport = Schema.Struct({
+  number: Schema.Number,
+  isIndependent: Schema.Boolean,
+  dependsOn: Schema.Array(Schema.Number),
+  introducedTerms: Schema.Array(Schema.String),
+  issues: Schema.Array(Issue)
 })
 
-export const AntecedentResult = OpenStruct({
-  available: Schema.Boolean,
-  source: Schema.optional(Schema.Literal("request", "warehouse")),
+const Dependency = Schema.Struct({
+  claimNumber: Schema.Number,
+  dependsOn: Schema.Array(Schema.Number),
+  chain: Schema.Array(Schema.Number),
+  valid: Schema.Boolean
+})
+
+const Stats = Schema.Struct({
+  claimCount: Schema.Number,
+  independentCount: Schema.Number,
+  issueCount: Schema.Number,
+  claimsWithIssues: Schema.Number,
+  bySeverity: Schema.Struct({ high: Schema.Number, medium: Schema.Number, low: Schema.Number }),
+  byType: Schema.Record({ key: Schema.String, value: Schema.Number })
+})
+
+export const AntecedentResult = Schema.Struct({
+  available: Schema.Boolean.annotations({ description: "Branch on this before reading issues" }),
+  source: Schema.Literal("request", "warehouse"),
   appNum: Schema.optional(Schema.String),
-  reason: Schema.optional(Schema.String),
+  reason: Schema.optional(Schema.Literal("no-claims")),
   issues: Schema.optional(Schema.Array(Issue)),
-  claims: Schema.optional(Schema.Array(Unspecified)),
-  dependencies: Schema.optional(Schema.Array(Unspecified)),
-  stats: Schema.optional(Unspecified)
+  claims: Schema.optional(Schema.Array(ClaimReport)),
+  dependencies: Schema.optional(Schema.Array(Dependency)),
+  stats: Schema.optional(Stats),
+  suppressed: Schema.optional(Schema.Array(SuppressedCandidate))
 }).annotations({ identifier: "AntecedentResult" })
 
 export const SupportResult = OpenStruct({}).annotations({
