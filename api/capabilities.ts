@@ -4,5 +4,6 @@
  */
 import { Layer } from "effect"
 import { AntecedentService } from "./claim-validation/AntecedentService.ts"
+import { PatentIntelService } from "./patent-intel/PatentIntelService.ts"
 
-export const CapabilitiesLive = Layer.mergeAll(AntecedentService.Default)
+export const CapabilitiesLive = Layer.mergeAll(AntecedentService.Default, PatentIntelService.Default)

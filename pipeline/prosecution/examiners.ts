@@ -26,14 +26,7 @@ export const lightSections = [
   "by_sequence_length"
 ] as const
 
-export const heavySections = [
-  "behavioral_patterns",
-  "rejection_analysis",
-  "applications_with_interviews",
-  "applications_with_rcex",
-  "by_sequence_length",
-  "document_code_breakdown"
-] as const
+export { heavySections } from "../../core/prosecution/sections.ts"
 
 /** Heavy sections that list applications or codes, built in SQL per examiner. */
 const heavySql = `

@@ -1,17 +1,22 @@
-/** Prosecution-intelligence handlers: the datasets are not built yet (503 CORPUS_UNAVAILABLE). */
+/** Prosecution-intelligence handlers: CPC routing, classification, art units, examiners. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { CorpusUnavailable } from "../../domain/errors.ts"
+import { PatentIntelService } from "../../patent-intel/PatentIntelService.ts"
 import { PatentApi } from "../Api.ts"
-
-const unavailable = (dataset: string) =>
-  Effect.fail(new CorpusUnavailable({ message: `the ${dataset} dataset is not available on this deployment` }))
 
 export const PatentIntelLive = HttpApiBuilder.group(PatentApi, "patent-intel", (handlers) =>
   handlers
-    .handle("cpc", () => unavailable("CPC routing"))
-    .handle("classification", () => unavailable("classification"))
-    .handle("artUnit", () => unavailable("art-unit"))
-    .handle("examiners", () => unavailable("examiner"))
-    .handle("examiner", () => unavailable("examiner"))
+    .handle("cpc", ({ path, urlParams }) =>
+      Effect.flatMap(PatentIntelService, (s) =>
+        s.lookupCpcCode(path.code, { childLimit: urlParams.childLimit, distributionLimit: urlParams.distributionLimit })
+      )
+    )
+    .handle("classification", ({ path }) => Effect.flatMap(PatentIntelService, (s) => s.getPatentClassification(path.number)))
+    .handle("artUnit", ({ path }) => Effect.flatMap(PatentIntelService, (s) => s.getArtUnitProfile(path.artUnit)))
+    .handle("examiners", ({ urlParams }) =>
+      Effect.flatMap(PatentIntelService, (s) => s.findExaminer({ name: urlParams.name, artUnit: urlParams.artUnit, limit: urlParams.limit }))
+    )
+    .handle("examiner", ({ path, urlParams }) =>
+      Effect.flatMap(PatentIntelService, (s) => s.getExaminerProfile(path.examiner, urlParams.include ?? ""))
+    )
 )

@@ -1,0 +1,37 @@
+/**
+ * Prosecution intelligence (SPEC 2.9, 4.5) over the prosecution stage's tables: CPC lookup with
+ * empirical art-unit routing, classification of a number, art-unit profiles, examiner search and
+ * examiner profiles. Methods return the success bodies; unknown records fail with NotFound and a
+ * version without the tables with CorpusUnavailable (both rendered by the route layer).
+ */
+import { Effect } from "effect"
+import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
+import { getArtUnitProfile } from "./art-unit-profile.ts"
+import { getPatentClassification } from "./classification.ts"
+import { lookupCpcCode, type CpcLookupOptions } from "./cpc-lookup.ts"
+import { getExaminerProfile } from "./examiner-profile.ts"
+import { findExaminer, type ExaminerSearch } from "./examiner-search.ts"
+
+export { parseInclude } from "./examiner-profile.ts"
+
+export class PatentIntelService extends Effect.Service<PatentIntelService>()("api/PatentIntelService", {
+  effect: Effect.gen(function* () {
+    const store = yield* ArtifactStore
+    const query = store.query
+    return {
+      /** GET /patent-intel/cpc/{code} (tool lookup_cpc_code). */
+      lookupCpcCode: (code: string, options: CpcLookupOptions = { childLimit: 50, distributionLimit: 20 }) =>
+        lookupCpcCode(query, code, options).pipe(Effect.withSpan("PatentIntel.lookupCpcCode")),
+      /** GET /patent-intel/classification/{number} (tool get_patent_classification). */
+      getPatentClassification: (number: string) =>
+        getPatentClassification(query, number).pipe(Effect.withSpan("PatentIntel.getPatentClassification")),
+      /** GET /patent-intel/art-unit/{artUnit} (tool get_art_unit_profile). */
+      getArtUnitProfile: (artUnit: string) => getArtUnitProfile(query, artUnit).pipe(Effect.withSpan("PatentIntel.getArtUnitProfile")),
+      /** GET /patent-intel/examiners (tool find_examiner). */
+      findExaminer: (search: ExaminerSearch) => findExaminer(query, search).pipe(Effect.withSpan("PatentIntel.findExaminer")),
+      /** GET /patent-intel/examiner/{examiner} (tool get_examiner_profile); `include` is the raw query value or a list of names. */
+      getExaminerProfile: (examiner: string, include: string | ReadonlyArray<string> = []) =>
+        getExaminerProfile(query, examiner, include).pipe(Effect.withSpan("PatentIntel.getExaminerProfile"))
+    } as const
+  })
+}) {}

@@ -1,0 +1,78 @@
+/**
+ * Classification of a publication or application number (SPEC 2.9): the number is tried as a
+ * publication number first, then as an application number. Inventive symbols cover what is
+ * claimed, additional ones disclosed but unclaimed matter.
+ */
+import { Effect } from "effect"
+import { NotFound } from "../domain/errors.ts"
+import { str, type Query } from "./stored.ts"
+
+interface Located {
+  readonly matched_as: "publication_number" | "application_number"
+  readonly publication_number: string | null
+  readonly application_number: string
+  readonly kind_code: string | null
+}
+
+/** Patent numbers are stored without leading zeros ("07123456" is patent 7123456). */
+const withoutLeadingZeros = (n: string) => n.replace(/^0+(?=\d)/, "")
+
+const locate = (query: Query, number: string) =>
+  Effect.gen(function* () {
+    const [pub] = yield* query(
+      `SELECT pub_num, app_num, kind FROM publications WHERE pub_num IN ($1, $2) AND app_num IS NOT NULL
+       ORDER BY pub_num = $1 DESC, app_num LIMIT 1`,
+      [number, withoutLeadingZeros(number)],
+      ["publications"]
+    )
+    if (pub)
+      return {
+        matched_as: "publication_number",
+        publication_number: String(pub.pub_num),
+        application_number: String(pub.app_num),
+        kind_code: str(pub.kind)
+      } satisfies Located as Located
+    const [app] = yield* query(`SELECT app_num, pub_num, kind FROM applications WHERE app_num = $1 LIMIT 1`, [number], ["applications"])
+    if (app)
+      return {
+        matched_as: "application_number",
+        publication_number: str(app.pub_num),
+        application_number: String(app.app_num),
+        kind_code: str(app.kind)
+      } satisfies Located as Located
+    return yield* Effect.fail(new NotFound({ message: `${number} is neither a publication number nor an application number in the corpus` }))
+  })
+
+export const getPatentClassification = (query: Query, number: string) =>
+  Effect.gen(function* () {
+    const found = yield* locate(query, number.trim())
+    const [symbols, [app]] = yield* Effect.all(
+      [
+        query(
+          `SELECT c.symbol, bool_or(c.is_inventive) AS inventive, bool_or(c.is_main) AS main, any_value(s.title) AS title
+           FROM cpc_assignments c LEFT JOIN cpc_scheme s ON s.symbol = c.symbol
+           WHERE c.app_num = $1 AND c.symbol IS NOT NULL GROUP BY c.symbol
+           ORDER BY main DESC, inventive DESC, c.symbol`,
+          [found.application_number],
+          ["cpc_assignments", "cpc_scheme"]
+        ),
+        query(`SELECT title, kind, pub_num FROM applications WHERE app_num = $1 LIMIT 1`, [found.application_number], ["applications"])
+      ],
+      { concurrency: "unbounded" }
+    )
+    // Some sources flag two main symbols; the first inventive one (then alphabetical) is served.
+    const main = symbols.find((s) => s.main === true) ?? null
+    return {
+      publication_number: found.publication_number,
+      application_number: found.application_number,
+      // The application's kind code describes its own publication only (a B2, not the earlier A1).
+      kind_code: found.kind_code ?? (app && str(app.pub_num) === found.publication_number ? str(app.kind) : null),
+      main_cpc: main ? String(main.symbol) : null,
+      main_cpc_title: main ? str(main.title) : null,
+      inventive_cpcs: symbols.filter((s) => s.inventive === true).map((s) => String(s.symbol)),
+      additional_cpcs: symbols.filter((s) => s.inventive !== true).map((s) => String(s.symbol)),
+      matched_as: found.matched_as,
+      title: str(app?.title),
+      cpc_titles: Object.fromEntries(symbols.map((s) => [String(s.symbol), str(s.title)]))
+    }
+  })

@@ -1,0 +1,91 @@
+/**
+ * Examiner profile (SPEC 2.9) from prosecution/examiner_statistics.parquet. The six heavy
+ * sections (lists of applications or codes) are withheld unless named in `include`: each is
+ * replaced by its size and the include name that brings it back, and the document-code
+ * breakdown keeps its ten largest codes.
+ */
+import { Effect } from "effect"
+import { heavySections } from "../../core/prosecution/sections.ts"
+import { NotFound } from "../domain/errors.ts"
+import { guardClaimsAnalysis, isObject, parseStored, str, technologyCenterOf, variantArtUnitSql, type Json, type Query } from "./stored.ts"
+
+export type HeavySection = (typeof heavySections)[number]
+export const WITHHELD_CODES_KEPT = 10
+
+const lightColumns = [
+  "portfolio",
+  "rejection_analytics",
+  "interview_metrics",
+  "rcex_metrics",
+  "timeline_metrics",
+  "strategic_insights",
+  "data_quality",
+  "claim_interpretation",
+  "percentile_rankings",
+  "claims_analysis"
+] as const
+
+/** The examiner id is the slug of the surname-first name ("BRYANT, CHRISTIAN THOMAS" → bryant-christian-thomas). */
+export const examinerSlug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+
+/** `include` as the route receives it ("rejection_analysis, by_sequence_length"): known names in canonical order; unknown ones ignored. */
+export const parseInclude = (include: string | ReadonlyArray<string> | undefined): HeavySection[] => {
+  const asked = new Set(
+    (typeof include === "string" ? include.split(",") : (include ?? [])).map((n) => n.trim().toLowerCase()).filter(Boolean)
+  )
+  return heavySections.filter((s) => asked.has(s))
+}
+
+const sizeOf = (v: unknown) => (Array.isArray(v) ? v.length : isObject(v) ? Object.keys(v).length : 0)
+
+const withheld = (name: HeavySection, value: unknown) => ({
+  withheld: true,
+  count: sizeOf(value),
+  include: name,
+  ...(name === "document_code_breakdown" && Array.isArray(value) ? { top_codes: value.slice(0, WITHHELD_CODES_KEPT) } : {})
+})
+
+export const getExaminerProfile = (query: Query, examiner: string, include: string | ReadonlyArray<string> = []) =>
+  Effect.gen(function* () {
+    const id = examinerSlug(examiner)
+    const [row] = id
+      ? yield* query(
+          `SELECT s.examiner_id, s.full_name, s.art_unit, s.technology_center, ${[...lightColumns, ...heavySections].map((c) => `s.${c}`).join(", ")},
+             (SELECT ${variantArtUnitSql} FROM examiners x WHERE x.examiner_id = s.examiner_id) AS variant_art_unit
+           FROM examiner_statistics s WHERE s.examiner_id = $1 LIMIT 1`,
+          [id],
+          ["examiner_statistics", "examiners"]
+        )
+      : []
+    if (!row) return yield* Effect.fail(new NotFound({ message: `no examiner with id or name "${examiner.trim()}"` }))
+
+    const light: Json = {}
+    for (const c of lightColumns) light[c] = parseStored(row[c])
+    if (isObject(light.data_quality)) {
+      const dq = light.data_quality
+      light.data_quality = { ...dq, withheld: Array.isArray(dq.withheld) ? [...dq.withheld] : [], notes: Array.isArray(dq.notes) ? dq.notes : [] }
+    }
+    light.claims_analysis = guardClaimsAnalysis(light.claims_analysis, light.data_quality)
+
+    const included = parseInclude(include)
+    const heavy: Json = {}
+    for (const name of heavySections) {
+      const value = parseStored(row[name])
+      heavy[name] = included.includes(name) ? value : withheld(name, value)
+    }
+    const artUnit = str(row.art_unit) ?? str(row.variant_art_unit)
+    return {
+      examiner_id: String(row.examiner_id),
+      full_name: String(row.full_name),
+      art_unit: artUnit,
+      technology_center: str(row.technology_center) ?? technologyCenterOf(artUnit),
+      ...light,
+      ...heavy,
+      sections_available: [...heavySections],
+      sections_included: included
+    }
+  })

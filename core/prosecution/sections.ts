@@ -1,0 +1,14 @@
+/**
+ * The examiner-profile sections that are large or list applications: the pipeline stores them,
+ * the API withholds them by default (SPEC 2.9) and brings each back with `include`.
+ */
+export const heavySections = [
+  "behavioral_patterns",
+  "rejection_analysis",
+  "applications_with_interviews",
+  "applications_with_rcex",
+  "by_sequence_length",
+  "document_code_breakdown"
+] as const
+
+export type HeavySection = (typeof heavySections)[number]
