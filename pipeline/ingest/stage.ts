@@ -67,7 +67,7 @@ const ingestFile = async (
       skipped.add({ file: file.path, position: `${ev.table} row`, reason: problem })
       continue
     }
-    await staging.append(ev.table, ev.row as Record<string, unknown>, file.path, doc)
+    staging.append(ev.table, ev.row as Record<string, unknown>, file.path, doc)
     if (++pending === 1000) {
       onRows(pending)
       pending = 0

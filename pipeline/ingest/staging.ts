@@ -86,26 +86,25 @@ export class Staging {
   readonly counts: Record<string, number> = {}
   private constructor(readonly db: DuckDBInstance, readonly conn: DuckDBConnection) {}
 
-  static async open(file: string) {
-    const db = await DuckDBInstance.create(file)
+  /**
+   * DuckDB's buffer pool defaults to 80% of RAM; staging only appends and then merges, so a
+   * bounded pool (spilling to the staging folder) keeps ingest memory flat on large corpora.
+   */
+  static async open(file: string, memoryLimit = "1GB") {
+    const db = await DuckDBInstance.create(file, { memory_limit: memoryLimit, temp_directory: `${file}.spill` })
     const conn = await db.connect()
-    for (const t of Object.values(readerTables)) await conn.run(stagingDdl(t))
-    return new Staging(db, conn)
-  }
-
-  private async appender(table: ReaderTableName) {
-    let ap = this.appenders.get(table)
-    if (!ap) {
-      ap = await this.conn.createAppender(`raw_${table}`)
-      this.appenders.set(table, ap)
+    const staging = new Staging(db, conn)
+    for (const [name, t] of Object.entries(readerTables)) {
+      await conn.run(stagingDdl(t))
+      staging.appenders.set(name as ReaderTableName, await conn.createAppender(`raw_${t.name}`))
     }
-    return ap
+    return staging
   }
 
-  /** Appends a row (already checked with rowProblem). */
-  async append(table: ReaderTableName, row: Record<string, unknown>, file: string, doc: number) {
+  /** Appends a row (already checked with rowProblem); synchronous, so the reader loop never yields per row. */
+  append(table: ReaderTableName, row: Record<string, unknown>, file: string, doc: number) {
     const spec = readerTables[table]
-    const ap = await this.appender(table)
+    const ap = this.appenders.get(table)!
     for (const [name, c] of Object.entries(spec.columns)) appendValue(ap, c, row[name])
     ap.appendVarchar(file)
     ap.appendInteger(doc)
