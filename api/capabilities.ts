@@ -4,6 +4,7 @@
  */
 import { Layer } from "effect"
 import { AntecedentService } from "./claim-validation/AntecedentService.ts"
+import { GuidanceService } from "./guidance/GuidanceService.ts"
 import { PatentIntelService } from "./patent-intel/PatentIntelService.ts"
 
-export const CapabilitiesLive = Layer.mergeAll(AntecedentService.Default, PatentIntelService.Default)
+export const CapabilitiesLive = Layer.mergeAll(AntecedentService.Default, PatentIntelService.Default, GuidanceService.Default)

@@ -15,13 +15,13 @@ const prio = (col = "source") => `CASE ${col}
 
 const statusPrio = `CASE source WHEN 'peds-st96' THEN 1 WHEN 'peds-search' THEN 2 ELSE 3 + ${prio()} END`
 
-const pick = (col: string, order = "prio", cond = `${col} IS NOT NULL`) => `arg_min(${col}, ${order}) FILTER (WHERE ${cond})`
-const pickText = (col: string) => pick(col, "prio", `${col} IS NOT NULL AND trim(${col}) <> ''`)
-const pickDate = (col: string) => `TRY_CAST(${pick(col, "prio", `TRY_CAST(${col} AS DATE) IS NOT NULL`)} AS DATE)`
+const pick = (col: string, order = "(prio, _doc, _seq)", cond = `${col} IS NOT NULL`) => `arg_min(${col}, ${order}) FILTER (WHERE ${cond})`
+const pickText = (col: string) => pick(col, undefined, `${col} IS NOT NULL AND trim(${col}) <> ''`)
+const pickDate = (col: string) => `TRY_CAST(${pick(col, undefined, `TRY_CAST(${col} AS DATE) IS NOT NULL`)} AS DATE)`
 
 /** The best (source, file) per application for document-shaped tables. */
 const bestDoc = (raw: string, key = "app_num") => `
-  SELECT ${key}, arg_min(source, (${prio()}, _doc)) AS b_source, arg_min(_file, (${prio()}, _doc)) AS b_file
+  SELECT ${key}, arg_min(source, (${prio()}, (_doc, _seq))) AS b_source, arg_min(_file, (${prio()}, (_doc, _seq))) AS b_file
   FROM ${raw} GROUP BY ${key}`
 
 export interface PublishedTable {
@@ -38,13 +38,13 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     select: `
       WITH r AS (SELECT *, ${prio()} AS prio, ${statusPrio} AS sprio FROM raw_application_records),
       grants AS (
-        SELECT app_num, arg_min(pub_num, prio) AS patent_number FROM r
+        SELECT app_num, arg_min(pub_num, (prio, _doc, _seq)) AS patent_number FROM r
         WHERE pub_num IS NOT NULL
           AND (status = 'granted' OR grant_date IS NOT NULL OR regexp_matches(coalesce(kind, ''), '^(B|S|P|E|H|RE)'))
           AND NOT regexp_matches(pub_num, '^\\d{11}$')
         GROUP BY app_num),
       pgpubs AS (
-        SELECT app_num, arg_min(pub_num, prio) AS pgpub_number FROM r
+        SELECT app_num, arg_min(pub_num, (prio, _doc, _seq)) AS pgpub_number FROM r
         WHERE pub_num IS NOT NULL AND regexp_matches(pub_num, '^\\d{11}$') GROUP BY app_num)
       SELECT r.app_num,
         coalesce(any_value(g.patent_number), any_value(p.pgpub_number)) AS pub_num,
@@ -58,13 +58,13 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
         ${pickDate("pub_date")} AS pub_date,
         ${pickDate("grant_date")} AS grant_date,
         coalesce(${pickText("country")}, 'US') AS country,
-        coalesce(${pick("assignees", "prio", "len(assignees) > 0")}, []::VARCHAR[]) AS assignees,
-        coalesce(${pick("inventors", "prio", "len(inventors) > 0")}, []::VARCHAR[]) AS inventors,
+        coalesce(${pick("assignees", undefined, "len(assignees) > 0")}, []::VARCHAR[]) AS assignees,
+        coalesce(${pick("inventors", undefined, "len(inventors) > 0")}, []::VARCHAR[]) AS inventors,
         ${pickText("examiner")} AS examiner,
         ${pickText("art_unit")} AS art_unit,
         CASE WHEN ${pickText("art_unit")} IS NOT NULL THEN substr(${pickText("art_unit")}, 1, 2) || '00' END AS technology_center,
-        ${pick("status", "sprio", "status IS NOT NULL AND trim(status) <> ''")} AS status,
-        TRY_CAST(${pick("status_date", "sprio", "TRY_CAST(status_date AS DATE) IS NOT NULL")} AS DATE) AS status_date,
+        ${pick("status", "(sprio, _doc, _seq)", "status IS NOT NULL AND trim(status) <> ''")} AS status,
+        TRY_CAST(${pick("status_date", "(sprio, _doc, _seq)", "TRY_CAST(status_date AS DATE) IS NOT NULL")} AS DATE) AS status_date,
         list_sort(list_distinct(list(r.source))) AS sources
       FROM r LEFT JOIN grants g USING (app_num) LEFT JOIN pgpubs p USING (app_num)
       GROUP BY r.app_num`
@@ -73,7 +73,7 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "publications",
     orderBy: "pub_num, app_num",
     select: `
-      SELECT pub_num, app_num, arg_min(kind, ${prio()}) AS kind, TRY_CAST(arg_min(pub_date, ${prio()}) AS DATE) AS pub_date,
+      SELECT pub_num, app_num, arg_min(kind, (${prio()}, _doc, _seq)) AS kind, TRY_CAST(arg_min(pub_date, (${prio()}, _doc, _seq)) AS DATE) AS pub_date,
         CASE WHEN regexp_matches(pub_num, '^\\d{11}$') THEN 'pre-grant publication' ELSE 'patent' END AS pub_type
       FROM raw_application_records WHERE pub_num IS NOT NULL AND pub_num <> ''
       GROUP BY pub_num, app_num`
@@ -83,8 +83,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     orderBy: "app_num, claim_num",
     select: `
       WITH best AS (${bestDoc("raw_claims")})
-      SELECT c.app_num, c.claim_num, arg_min(c.text, c._doc) AS text, arg_min(c.depends_on, c._doc) AS depends_on,
-        arg_min(c.is_independent, c._doc) AS is_independent, any_value(c.source) AS source
+      SELECT c.app_num, c.claim_num, arg_min(c.text, (c._doc, c._seq)) AS text, arg_min(c.depends_on, (c._doc, c._seq)) AS depends_on,
+        arg_min(c.is_independent, (c._doc, c._seq)) AS is_independent, any_value(c.source) AS source
       FROM raw_claims c JOIN best b ON c.app_num = b.app_num AND c.source = b.b_source AND c._file = b.b_file
       GROUP BY c.app_num, c.claim_num`
   },
@@ -93,8 +93,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     orderBy: "app_num, seq",
     select: `
       WITH best AS (${bestDoc("raw_description_paragraphs")})
-      SELECT d.app_num, d.seq, arg_min(d.para_num, d._doc) AS para_num, arg_min(d.heading, d._doc) AS heading,
-        arg_min(d.text, d._doc) AS text, any_value(d.source) AS source
+      SELECT d.app_num, d.seq, arg_min(d.para_num, (d._doc, d._seq)) AS para_num, arg_min(d.heading, (d._doc, d._seq)) AS heading,
+        arg_min(d.text, (d._doc, d._seq)) AS text, any_value(d.source) AS source
       FROM raw_description_paragraphs d JOIN best b ON d.app_num = b.app_num AND d.source = b.b_source AND d._file = b.b_file
       GROUP BY d.app_num, d.seq`
   },
@@ -114,10 +114,10 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     select: `
       WITH c AS (
         SELECT citing_app, cited_doc, bool_or(examiner_cited) AS examiner_cited,
-          arg_min(category, (NOT examiner_cited, ${prio()})) AS category,
-          arg_min(cited_country, ${prio()}) AS cited_country, arg_min(cited_kind, ${prio()}) AS cited_kind,
-          TRY_CAST(arg_min(cited_date, ${prio()}) AS DATE) AS cited_date, max(citing_filing_year) AS citing_filing_year,
-          arg_min(source, ${prio()}) AS source
+          arg_min(category, (NOT examiner_cited, ${prio()}, _doc, _seq)) AS category,
+          arg_min(cited_country, (${prio()}, _doc, _seq)) AS cited_country, arg_min(cited_kind, (${prio()}, _doc, _seq)) AS cited_kind,
+          TRY_CAST(arg_min(cited_date, (${prio()}, _doc, _seq)) AS DATE) AS cited_date, max(citing_filing_year) AS citing_filing_year,
+          arg_min(source, (${prio()}, _doc, _seq)) AS source
         FROM raw_citations GROUP BY citing_app, cited_doc),
       pubs AS (SELECT pub_num, min(app_num) AS app_num FROM raw_application_records WHERE pub_num IS NOT NULL GROUP BY pub_num)
       SELECT c.*, pubs.app_num AS cited_app FROM c LEFT JOIN pubs ON pubs.pub_num = c.cited_doc`
@@ -157,8 +157,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     orderBy: "app_num, seq",
     select: `
       WITH best AS (${bestDoc("raw_prosecution_events")})
-      SELECT e.app_num, e.seq, TRY_CAST(arg_min(e.event_date, e._doc) AS DATE) AS event_date, arg_min(e.code, e._doc) AS code,
-        arg_min(e.description, e._doc) AS description, any_value(e.source) AS source
+      SELECT e.app_num, e.seq, TRY_CAST(arg_min(e.event_date, (e._doc, e._seq)) AS DATE) AS event_date, arg_min(e.code, (e._doc, e._seq)) AS code,
+        arg_min(e.description, (e._doc, e._seq)) AS description, any_value(e.source) AS source
       FROM raw_prosecution_events e JOIN best b ON e.app_num = b.app_num AND e.source = b.b_source AND e._file = b.b_file
       GROUP BY e.app_num, e.seq`
   },
@@ -166,37 +166,37 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "office_actions",
     orderBy: "app_num, mail_date, document_id",
     select: `
-      SELECT document_id, arg_min(app_num, _doc) AS app_num, arg_min(document_code, _doc) AS document_code,
-        TRY_CAST(arg_min(mail_date, _doc) AS DATE) AS mail_date, arg_min(art_unit, _doc) AS art_unit,
-        arg_min(examiner_employee_number, _doc) AS examiner_employee_number,
+      SELECT document_id, arg_min(app_num, (_doc, _seq)) AS app_num, arg_min(document_code, (_doc, _seq)) AS document_code,
+        TRY_CAST(arg_min(mail_date, (_doc, _seq)) AS DATE) AS mail_date, arg_min(art_unit, (_doc, _seq)) AS art_unit,
+        arg_min(examiner_employee_number, (_doc, _seq)) AS examiner_employee_number,
         bool_or(rejection_101) AS rejection_101, bool_or(rejection_102) AS rejection_102, bool_or(rejection_103) AS rejection_103,
         bool_or(rejection_112) AS rejection_112, bool_or(rejection_dp) AS rejection_dp,
-        arg_min(text, _doc) AS text, any_value(source) AS source
+        arg_min(text, (_doc, _seq)) AS text, any_value(source) AS source
       FROM raw_office_actions GROUP BY document_id`
   },
   {
     name: "cpc_scheme",
     orderBy: "symbol",
     select: `
-      SELECT symbol, arg_min(level, _doc) AS level, arg_min(title, _doc) AS title, arg_min(parent, _doc) AS parent,
-        arg_min(section, _doc) AS section
+      SELECT symbol, arg_min(level, (_doc, _seq)) AS level, arg_min(title, (_doc, _seq)) AS title, arg_min(parent, (_doc, _seq)) AS parent,
+        arg_min(section, (_doc, _seq)) AS section
       FROM raw_cpc_scheme GROUP BY symbol`
   },
   {
     name: "mpep_sections",
     orderBy: "section_id",
     select: `
-      SELECT section_id, arg_min(title, _doc) AS title, arg_min(chapter, _doc) AS chapter, arg_min(revision, _doc) AS revision,
-        arg_min(content, _doc) AS content, arg_min(cross_refs, _doc) AS cross_refs, arg_min(source_file, _doc) AS source_file
+      SELECT section_id, arg_min(title, (_doc, _seq)) AS title, arg_min(chapter, (_doc, _seq)) AS chapter, arg_min(revision, (_doc, _seq)) AS revision,
+        arg_min(content, (_doc, _seq)) AS content, arg_min(cross_refs, (_doc, _seq)) AS cross_refs, arg_min(source_file, (_doc, _seq)) AS source_file
       FROM raw_mpep_sections GROUP BY section_id`
   },
   {
     name: "epo_sections",
     orderBy: "section_id",
     select: `
-      SELECT section_id, arg_min(ref, _doc) AS ref, arg_min(part, _doc) AS part, arg_min(chapter, _doc) AS chapter,
-        arg_min(title, _doc) AS title, arg_min(content, _doc) AS content, arg_min(url, _doc) AS url,
-        arg_min(cross_refs, _doc) AS cross_refs
+      SELECT section_id, arg_min(ref, (_doc, _seq)) AS ref, arg_min(part, (_doc, _seq)) AS part, arg_min(chapter, (_doc, _seq)) AS chapter,
+        arg_min(title, (_doc, _seq)) AS title, arg_min(content, (_doc, _seq)) AS content, arg_min(url, (_doc, _seq)) AS url,
+        arg_min(cross_refs, (_doc, _seq)) AS cross_refs
       FROM raw_epo_sections GROUP BY section_id`
   },
   {
@@ -204,12 +204,12 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     orderBy: "code",
     select: `
       SELECT code,
-        coalesce(arg_min(title, _doc) FILTER (WHERE source = 'index' AND title IS NOT NULL), arg_min(title, _doc) FILTER (WHERE title IS NOT NULL)) AS title,
-        arg_min(template, _doc) FILTER (WHERE template IS NOT NULL) AS template,
-        arg_min(examiner_notes, _doc) FILTER (WHERE examiner_notes IS NOT NULL) AS examiner_notes,
-        arg_min(mpep_section, _doc) FILTER (WHERE mpep_section IS NOT NULL) AS mpep_section,
-        arg_min(chapter, _doc) AS chapter,
-        arg_min(variant, _doc) FILTER (WHERE variant IS NOT NULL) AS variant,
+        coalesce(arg_min(title, (_doc, _seq)) FILTER (WHERE source = 'index' AND title IS NOT NULL), arg_min(title, (_doc, _seq)) FILTER (WHERE title IS NOT NULL)) AS title,
+        arg_min(template, (_doc, _seq)) FILTER (WHERE template IS NOT NULL) AS template,
+        arg_min(examiner_notes, (_doc, _seq)) FILTER (WHERE examiner_notes IS NOT NULL) AS examiner_notes,
+        arg_min(mpep_section, (_doc, _seq)) FILTER (WHERE mpep_section IS NOT NULL) AS mpep_section,
+        arg_min(chapter, (_doc, _seq)) AS chapter,
+        arg_min(variant, (_doc, _seq)) FILTER (WHERE variant IS NOT NULL) AS variant,
         list_sort(list_distinct(list(source))) AS sources
       FROM raw_form_paragraphs GROUP BY code`
   },
@@ -217,8 +217,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "design_codes",
     orderBy: "code",
     select: `
-      SELECT code, arg_min(level, _doc) AS level, arg_min(parent, _doc) AS parent, arg_min(description, _doc) AS description,
-        arg_min(guidelines, _doc) AS guidelines, arg_min(excludes, _doc) AS excludes
+      SELECT code, arg_min(level, (_doc, _seq)) AS level, arg_min(parent, (_doc, _seq)) AS parent, arg_min(description, (_doc, _seq)) AS description,
+        arg_min(guidelines, (_doc, _seq)) AS guidelines, arg_min(excludes, (_doc, _seq)) AS excludes
       FROM raw_design_codes GROUP BY code`
   }
 ]

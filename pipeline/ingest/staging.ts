@@ -2,8 +2,8 @@
  * Staging: rows from the readers are appended (DuckDB appender, no SQL per row) into raw
  * tables of an on-disk DuckDB database, so ingest memory stays bounded whatever the corpus
  * size. Each raw table carries two extra columns: `_file` (the corpus file the row came from)
- * and `_doc` (the order of the file in the build) so merging can keep rows of one document
- * together and break ties deterministically.
+ * `_doc` (the order of the file in the build) and `_seq` (the order of the row in the build), so
+ * merging can keep rows of one document together and break every tie deterministically.
  */
 import { DuckDBAppender, DuckDBConnection, DuckDBInstance, FLOAT, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import { readerTables, type ColumnSpec, type ReaderTableName, type TableSpec } from "../../core/artifacts/tables.ts"
@@ -13,7 +13,7 @@ const stagingType = (c: ColumnSpec) => (c.type === "DATE" ? "VARCHAR" : c.type)
 export const stagingDdl = (t: TableSpec) =>
   `CREATE TABLE IF NOT EXISTS raw_${t.name} (${Object.entries(t.columns)
     .map(([name, c]) => `"${name}" ${stagingType(c)}`)
-    .concat([`_file VARCHAR`, `_doc INTEGER`])
+    .concat([`_file VARCHAR`, `_doc INTEGER`, `_seq BIGINT`])
     .join(", ")})`
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -84,6 +84,7 @@ const appendValue = (ap: DuckDBAppender, c: ColumnSpec, v: unknown) => {
 export class Staging {
   private readonly appenders = new Map<ReaderTableName, DuckDBAppender>()
   readonly counts: Record<string, number> = {}
+  private seq = 0
   private constructor(readonly db: DuckDBInstance, readonly conn: DuckDBConnection) {}
 
   /**
@@ -108,6 +109,7 @@ export class Staging {
     for (const [name, c] of Object.entries(spec.columns)) appendValue(ap, c, row[name])
     ap.appendVarchar(file)
     ap.appendInteger(doc)
+    ap.appendBigInt(BigInt(this.seq++))
     ap.endRow()
     this.counts[table] = (this.counts[table] ?? 0) + 1
   }

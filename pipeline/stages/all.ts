@@ -1,10 +1,11 @@
 /** Every pipeline stage, in the order they run. Later stages read earlier stages' outputs. */
 import { embedStage } from "../embed/stage.ts"
 import { encoderStage } from "../encoder/stage.ts"
+import { guidanceStage } from "../guidance/stage.ts"
 import { ingestStage } from "../ingest/stage.ts"
 import { lexicalStage } from "../lexical/stage.ts"
 import { mapStage } from "../map/stage.ts"
 import { prosecutionStage } from "../prosecution/stage.ts"
 import type { Stage } from "./Stage.ts"
 
-export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, prosecutionStage]
+export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, prosecutionStage, guidanceStage]

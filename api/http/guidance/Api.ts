@@ -9,8 +9,8 @@ import { Access, CACHE_DAY, metered, RouteFamily } from "../route-meta.ts"
 export const MpepSectionId = Matching(/^[0-9A-Za-z.()-]{1,40}$/, "must be 1-40 characters from digits, letters, . ( ) -")
 export const EpoSectionId = Matching(/^[0-9A-Za-z.-]{1,40}$/, "must be 1-40 characters from digits, letters, . -")
 export const FormParagraphCode = Matching(
-  /^(?=.*[0-9A-Za-z])[§\s0-9A-Za-z.-]{1,24}$/,
-  "must be 1-24 characters from §, spaces, digits, letters, . -"
+  /^(?=.*[0-9A-Za-z])[¶§\s0-9A-Za-z.-]{1,24}$/,
+  "must be 1-24 characters from the paragraph sign ¶, spaces, digits, letters, . -"
 )
 const RejectionType = Matching(/^[0-9A-Za-z.()_ -]{1,40}$/, "must be 1-40 characters from digits, letters, . ( ) _ - and spaces")
 
@@ -46,12 +46,16 @@ export const GuidanceGraph = Schema.Struct({
   truncated: Schema.Struct({ outgoing: Schema.Boolean, incoming: Schema.Boolean }),
   limit: Schema.Number
 }).annotations({ identifier: "GuidanceGraph" })
-export const DesignCodeEntry = Schema.Struct({
-  code: Schema.String,
-  descriptions: Schema.Array(Schema.String),
-  major: Schema.NullOr(Schema.String),
-  sub: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "DesignCode" })
+export const DesignCodeEntry = Schema.Struct(
+  {
+    code: Schema.String,
+    descriptions: Schema.Array(Schema.String),
+    major: Schema.NullOr(Schema.String),
+    sub: Schema.NullOr(Schema.String)
+  },
+  // Level, guidelines and exclusions follow the four documented fields.
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ identifier: "DesignCode" })
 
 export class GuidanceApi extends HttpApiGroup.make("guidance")
   .add(

@@ -1,23 +1,15 @@
-/** Guidance handlers: the guidance datasets are not built yet (503 CORPUS_UNAVAILABLE). */
+/** Guidance handlers: MPEP and EPO sections, form paragraphs, the guidance graph, design codes. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { CorpusUnavailable, NotFound } from "../../domain/errors.ts"
+import { GuidanceService } from "../../guidance/GuidanceService.ts"
 import { PatentApi } from "../Api.ts"
-
-const unavailable = (dataset: string) =>
-  Effect.fail(new CorpusUnavailable({ message: `the ${dataset} dataset is not available on this deployment` }))
 
 export const GuidanceLive = HttpApiBuilder.group(PatentApi, "guidance", (handlers) =>
   handlers
-    .handle("mpep", () => unavailable("MPEP"))
-    .handle("epo", () => unavailable("EPO Guidelines"))
-    .handle("formParagraph", () => unavailable("form-paragraph"))
-    .handle("formParagraphs", () => unavailable("form-paragraph"))
-    .handle("graph", ({ path: { nodeId } }) =>
-      // Without an mpep-/epo- prefix no corpus can hold the node.
-      /^(mpep|epo)-/.test(nodeId)
-        ? unavailable("guidance graph")
-        : Effect.fail(new NotFound({ message: `no guidance node ${nodeId}: ids start with mpep- or epo-` }))
-    )
-    .handle("designCode", () => unavailable("design-code"))
+    .handle("mpep", ({ path }) => Effect.flatMap(GuidanceService, (s) => s.getMpepSection(path.sectionId)))
+    .handle("epo", ({ path }) => Effect.flatMap(GuidanceService, (s) => s.getEpoGuideline(path.sectionId)))
+    .handle("formParagraph", ({ path }) => Effect.flatMap(GuidanceService, (s) => s.getFormParagraph(path.code)))
+    .handle("formParagraphs", ({ urlParams }) => Effect.flatMap(GuidanceService, (s) => s.findFormParagraphs(urlParams)))
+    .handle("graph", ({ path, urlParams }) => Effect.flatMap(GuidanceService, (s) => s.getGuidanceGraph(path.nodeId, urlParams.limit)))
+    .handle("designCode", ({ path }) => Effect.flatMap(GuidanceService, (s) => s.getDesignCode(path.code)))
 )

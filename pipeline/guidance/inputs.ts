@@ -1,0 +1,28 @@
+/**
+ * The ingest tables this stage reads. A corpus without one of the guidance sources (no EPO
+ * CSV, no design codes …) gets an empty stand-in of the same shape, so the stage still writes
+ * every output and the endpoints answer 404 for ids it lacks instead of failing.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api"
+
+const inputTables: Readonly<Record<string, string>> = {
+  mpep_sections: "section_id VARCHAR, title VARCHAR, chapter VARCHAR, revision VARCHAR, content VARCHAR, cross_refs VARCHAR[], source_file VARCHAR",
+  epo_sections: "section_id VARCHAR, ref VARCHAR, part VARCHAR, chapter VARCHAR, title VARCHAR, content VARCHAR, url VARCHAR, cross_refs VARCHAR[]",
+  form_paragraphs:
+    "code VARCHAR, title VARCHAR, template VARCHAR, examiner_notes VARCHAR, mpep_section VARCHAR, chapter VARCHAR, variant VARCHAR, sources VARCHAR[]",
+  design_codes: "code VARCHAR, level VARCHAR, parent VARCHAR, description VARCHAR, guidelines VARCHAR, excludes VARCHAR"
+}
+
+/** Creates an empty stand-in for every input table missing from the connection. Returns their names. */
+export const ensureGuidanceTables = async (conn: DuckDBConnection): Promise<string[]> => {
+  const present = new Set(
+    ((await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables`)).getRowsJS() as string[][]).map((r) => r[0])
+  )
+  const missing: string[] = []
+  for (const [name, columns] of Object.entries(inputTables)) {
+    if (present.has(name)) continue
+    await conn.run(`CREATE TABLE ${name} (${columns})`)
+    missing.push(name)
+  }
+  return missing
+}
