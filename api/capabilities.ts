@@ -4,7 +4,8 @@
  */
 import { Layer } from "effect"
 import { AntecedentService } from "./claim-validation/AntecedentService.ts"
+import { ClaimSupportService } from "./claim-validation/ClaimSupportService.ts"
 import { GuidanceService } from "./guidance/GuidanceService.ts"
 import { PatentIntelService } from "./patent-intel/PatentIntelService.ts"
 
-export const CapabilitiesLive = Layer.mergeAll(AntecedentService.Default, PatentIntelService.Default, GuidanceService.Default)
+export const CapabilitiesLive = Layer.mergeAll(AntecedentService.Default, ClaimSupportService.Default, PatentIntelService.Default, GuidanceService.Default)

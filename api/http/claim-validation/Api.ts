@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ApplicationNumber } from "../../domain/ids.ts"
-import { OpenStruct, Unspecified } from "../../domain/open-struct.ts"
+import { ClaimSupportResult } from "../../claim-validation/support-schema.ts"
 import { BodyBool, BodyInt, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
 import { ClaimValidation } from "../envelopes.ts"
 import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
@@ -103,10 +103,7 @@ export const AntecedentResult = Schema.Struct({
   suppressed: Schema.optional(Schema.Array(SuppressedCandidate))
 }).annotations({ identifier: "AntecedentResult" })
 
-export const SupportResult = OpenStruct({}).annotations({
-  identifier: "SupportResult",
-  description: "Per-term support grades with locations; ancestor and new-matter records when the continuity walk ran"
-})
+export const SupportResult = ClaimSupportResult
 
 export class ClaimValidationApi extends HttpApiGroup.make("claim-validation")
   .add(

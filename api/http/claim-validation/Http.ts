@@ -2,10 +2,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { AntecedentService } from "../../claim-validation/AntecedentService.ts"
-import { BackendFailed, UpstreamUnavailable } from "../../domain/errors.ts"
+import { ClaimSupportService } from "../../claim-validation/ClaimSupportService.ts"
+import { UpstreamUnavailable } from "../../domain/errors.ts"
 import { PatentApi } from "../Api.ts"
-
-const pullUnavailable = Effect.fail(new UpstreamUnavailable({ message: "the claims warehouse is not available on this deployment" }))
 
 export const ClaimValidationLive = HttpApiBuilder.group(PatentApi, "claim-validation", (handlers) =>
   handlers
@@ -19,6 +18,10 @@ export const ClaimValidationLive = HttpApiBuilder.group(PatentApi, "claim-valida
         s.checkFiled(path.appNum, { minSeverity: urlParams.minSeverity, includeSuppressed: urlParams.includeSuppressed })
       )
     )
-    .handle("supportCheck", () => Effect.fail(new BackendFailed({ message: "support analysis unavailable on this deployment" })))
-    .handle("supportFiled", () => pullUnavailable)
+    .handle("supportCheck", ({ payload }) => Effect.flatMap(ClaimSupportService, (s) => s.mapSupport(payload)))
+    .handle("supportFiled", ({ path, urlParams }) =>
+      Effect.flatMap(ClaimSupportService, (s) =>
+        s.mapSupportForApplication(path.appNum, { parents: urlParams.parents, maxAncestors: urlParams.maxAncestors, ocr: urlParams.ocr })
+      ).pipe(Effect.catchTag("CorpusUnavailable", (e) => Effect.fail(new UpstreamUnavailable({ message: `specification pull failed: ${e.message}` }))))
+    )
 )

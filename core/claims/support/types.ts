@@ -75,6 +75,8 @@ export interface TermSupport {
   readonly specificationGrade: Grade
   /** The claim words that define the term, when the grade is CLAIM_DEFINED. */
   readonly claimCue?: string
+  /** The claim whose words define it (the term's own claim, or a later "wherein the … is …" claim). */
+  readonly definedInClaim?: number
   /** How many locations matched in all; `support` keeps the strongest few. */
   readonly locationCount: number
   readonly support: ReadonlyArray<SupportLocation>
