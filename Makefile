@@ -41,6 +41,7 @@ test: install
 bench: install
 	$(TSX) bench/ingest.ts --synth $(N)
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/api-throughput.ts
 
 synth: install

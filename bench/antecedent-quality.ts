@@ -164,23 +164,54 @@ export const microsPerClaim = (sets: ReadonlyArray<ClaimSet>, rounds = 5) => {
   return claims === 0 ? 0 : ns / 1000 / (claims * rounds)
 }
 
-const main = () => {
-  const file = process.argv[2]
-  if (!file) {
-    process.stderr.write("usage: npx tsx bench/antecedent-quality.ts claim-sets.json\n")
+/** Claim sets of the granted claims in an artifact version's claims table (grant sources only). */
+const claimSetsFromArtifacts = async (versionDir: string): Promise<Claim[][]> => {
+  const { DuckDBInstance } = await import("@duckdb/node-api")
+  const conn = await (await DuckDBInstance.create(":memory:")).connect()
+  const rows = (
+    await conn.runAndReadAll(
+      `SELECT app_num, claim_num, text FROM read_parquet('${versionDir}/tables/claims.parquet')
+       WHERE source IN ('uspto-grant-xml', 'ppubs-fulltext') ORDER BY app_num, claim_num`
+    )
+  ).getRowsJS() as [string, number, string][]
+  const sets = new Map<string, Claim[]>()
+  for (const [app, number, text] of rows) sets.set(app, [...(sets.get(app) ?? []), { number, text }])
+  return [...sets.values()]
+}
+
+const main = async () => {
+  const args = process.argv.slice(2)
+  const artifacts = args.indexOf("--artifacts")
+  const file = args.find((a) => !a.startsWith("--") && args[args.indexOf(a) - 1] !== "--artifacts")
+  if (artifacts < 0 && !file) {
+    process.stderr.write("usage: node --import tsx bench/antecedent-quality.ts (claim-sets.json | --artifacts <versionDir>)\n")
     process.exit(2)
   }
-  const sets = (JSON.parse(fs.readFileSync(file, "utf8")) as Claim[][]).filter((s) => Array.isArray(s) && s.length > 0)
+  const sets = (
+    artifacts >= 0 ? await claimSetsFromArtifacts(args[artifacts + 1]) : (JSON.parse(fs.readFileSync(file!, "utf8")) as Claim[][])
+  ).filter((s) => Array.isArray(s) && s.length > 0)
   const precision = highFindingsPerClaim(sets)
   const recall = plantedRecall(sets)
   const us = microsPerClaim(sets)
-  process.stdout.write(`claim sets ${sets.length}, claims ${precision.claims}\n`)
-  process.stdout.write(`high findings per claim (unmodified): ${precision.perClaim.toFixed(4)} (${precision.high})\n`)
-  for (const [family, t] of Object.entries(recall.tally)) {
-    process.stdout.write(`recall ${family.padEnd(14)} ${t.planted === 0 ? "-" : (t.found / t.planted).toFixed(3)} (${t.found}/${t.planted})\n`)
-  }
-  process.stdout.write(`µs per claim: ${us.toFixed(1)}\n`)
+  const { printTable, writeResult } = await import("./report.ts")
+  const rows = [
+    { measure: "high findings per unmodified granted claim", value: precision.perClaim.toFixed(4), target: "≤ 0.05", detail: `${precision.high} of ${precision.claims} claims` },
+    ...Object.entries(recall.tally).map(([family, t]) => ({
+      measure: `recall of planted ${family}`,
+      value: t.planted === 0 ? "-" : (t.found / t.planted).toFixed(3),
+      target: "≥ 0.9",
+      detail: `${t.found}/${t.planted}`
+    })),
+    { measure: "µs per claim", value: us.toFixed(1), target: "≤ 50", detail: `${sets.length} claim sets` }
+  ]
+  printTable("Antecedent-basis checker on real granted claims", rows, [
+    ["measure", (r) => r.measure],
+    ["value", (r) => r.value],
+    ["target", (r) => r.target],
+    ["detail", (r) => r.detail]
+  ])
+  await writeResult("antecedent-quality", { claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, recall: recall.tally, microsPerClaim: us })
   if (process.argv.includes("--missed")) for (const m of recall.missed) process.stdout.write(`MISSED ${m.family}: ${m.claim}\n`)
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("antecedent-quality.ts")) main()
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("antecedent-quality.ts")) await main()
