@@ -42,6 +42,7 @@ bench: install
 	$(TSX) bench/ingest.ts --synth $(N)
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/patent-map.ts
 	$(TSX) bench/api-throughput.ts
 
 synth: install

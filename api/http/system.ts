@@ -3,6 +3,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { docsPage } from "../docs/page.ts"
+import { explorerPage } from "../explorer/page.ts"
 import { openApiDocument } from "../docs/openapi.ts"
 import { Metrics } from "../observability/Metrics.ts"
 import { Drain } from "./middleware/Drain.ts"
@@ -40,12 +41,7 @@ export const systemResponse = (path: string) => {
     case "/api/v1/openapi.json":
       return Effect.succeed(HttpServerResponse.unsafeJson(openApiDocument, { headers: { "cache-control": PUBLIC_DOC } }))
     default:
-      // The patent-space explorer page is mounted here once it is built.
-      return Effect.succeed(
-        HttpServerResponse.unsafeJson(
-          { error: "the patent-space explorer page is not built on this deployment", code: "NOT_FOUND", timestamp: new Date().toISOString() },
-          { status: 404 }
-        )
-      )
+      // "/map": the patent-space explorer (it asks for a key and calls the patent-map routes).
+      return Effect.succeed(HttpServerResponse.text(explorerPage, { contentType: "text/html; charset=utf-8", headers: { "cache-control": PUBLIC_DOC } }))
   }
 }

@@ -93,7 +93,7 @@ describe("coded family: {error, code, timestamp}", () => {
     expect(r.json).toMatchObject({ code: "VALIDATION_ERROR", error: "query: must be a string of 8-4000 characters" })
   })
 
-  it("capabilities not built yet answer their documented unavailable errors, never a payload", async () => {
+  it("with no artifacts served, each family answers its documented backend-unavailable error, never a payload", async () => {
     await coded("/api/v1/patent-map/patent/15695467", 502, "UPSTREAM_ERROR")
     await coded("/api/v1/patent-map/whitespace", 404, "NOT_FOUND")
     await coded("/api/v1/patent-intel/cpc/H04L9%2F32", 503, "CORPUS_UNAVAILABLE")
@@ -128,10 +128,10 @@ describe("claim-validation family: {error} alone", () => {
     expect(r.json).toEqual({ error: "appNum: must be 7-8 digits" })
   })
 
-  it("a failed POST check is 500 {error}; a failed warehouse pull on GET is 502 {error}", async () => {
+  it("the POST check needs no warehouse (200); a failed warehouse pull on GET is 502 {error}", async () => {
     const post = await call(server.url, "POST", "/api/v1/claim-validation/antecedent-basis", { key, body: { claims: [CLAIM] } })
-    expect(post.status).toBe(500)
-    expect(Object.keys(post.json)).toEqual(["error"])
+    expect(post.status).toBe(200)
+    expect(post.json.available).toBe(true)
     const get = await call(server.url, "GET", "/api/v1/claim-validation/antecedent-basis/15695467", { key })
     expect(get.status).toBe(502)
     expect(Object.keys(get.json)).toEqual(["error"])

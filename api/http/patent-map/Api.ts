@@ -4,6 +4,7 @@ import { Schema } from "effect"
 import { ApplicationNumber } from "../../domain/ids.ts"
 import { OpenStruct, Unspecified } from "../../domain/open-struct.ts"
 import { BodyInt, CpcSection, Matching, QueryInt, QueryNumber, Text } from "../../domain/rules.ts"
+import { WhitespaceVoid } from "../../patent-map/atlas.ts"
 import { Coded } from "../envelopes.ts"
 import { Access, CACHE_DAY, CACHE_HALF_HOUR, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
 
@@ -61,7 +62,7 @@ export const LocateResponse = Schema.Struct({
 })
 
 export const WhitespaceResponse = Schema.Struct({
-  voids: Schema.Array(OpenStruct({ id: Schema.String, opportunity: Schema.Number, section: Schema.optional(Schema.String), exemplars: Schema.optional(Unspecified) })),
+  voids: Schema.Array(WhitespaceVoid),
   count: Schema.Number,
   total: Schema.Number,
   timestamp: Schema.String

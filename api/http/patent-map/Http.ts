@@ -1,16 +1,17 @@
-/** Patent-space handlers. The vector index and the atlas are not built yet. */
+/** Patent-space handlers: each route calls PatentMapService with its decoded inputs. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
-import { NotFound, UpstreamUnavailable } from "../../domain/errors.ts"
+import { Effect, Layer } from "effect"
+import { PatentMapService } from "../../patent-map/PatentMapService.ts"
 import { PatentApi } from "../Api.ts"
 
-const indexUnavailable = Effect.fail(new UpstreamUnavailable({ message: "the vector index is not available on this deployment" }))
-
 export const PatentMapLive = HttpApiBuilder.group(PatentApi, "patent-map", (handlers) =>
-  handlers
-    .handle("neighborhood", () => indexUnavailable)
-    .handle("citations", () => indexUnavailable)
-    .handle("locate", () => indexUnavailable)
-    .handle("whitespace", () => Effect.fail(new NotFound({ message: "the whitespace atlas is not built" })))
-    .handle("points", () => indexUnavailable)
-)
+  Effect.gen(function* () {
+    const patentMap = yield* PatentMapService
+    return handlers
+      .handle("neighborhood", ({ path: { appNum }, urlParams: { topK } }) => patentMap.neighborhood({ appNum, topK }))
+      .handle("citations", ({ path: { appNum }, urlParams: { year } }) => patentMap.citations({ appNum, year }))
+      .handle("locate", ({ payload }) => patentMap.locate(payload))
+      .handle("whitespace", ({ urlParams }) => patentMap.whitespace(urlParams))
+      .handle("points", ({ urlParams }) => patentMap.points(urlParams))
+  })
+).pipe(Layer.provide(PatentMapService.Default))

@@ -1,0 +1,233 @@
+/**
+ * The patent space (SPEC 2.2, 2.5, 4.2): neighbourhoods, cited art resolved to positions,
+ * locating text or an application, the sampled point cloud, and the whitespace atlas.
+ *
+ * Neighbours come from the HNSW index (kept open, memory-mapped) and are re-scored with the exact
+ * cosine against the stored vectors, so their order is by cosine similarity, never by 3D distance.
+ * Coordinates are read as stored (map/coordinates.parquet), never recomputed.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Effect, Option } from "effect"
+import { indexedText } from "../../core/encoder/document-text.ts"
+import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
+import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
+import { MapCoordinatesUnavailable, NotFound, NotIndexed, UpstreamUnavailable } from "../domain/errors.ts"
+import { HubClient } from "../hub/HubClient.ts"
+import { atlasCache } from "./atlas.ts"
+import { basePoint, cosine, POINT_TABLES, type PointRow, pointsSql, rankWeightedCentroid, toPointRow } from "./points.ts"
+
+/** Citations: at most this many references; examiner citations are never dropped. */
+export const CITATION_LIMIT = 150
+/** Points: rows of the index (in stored order) one request may scan. */
+export const SCAN_BUDGET = 150_000
+/** Extra HNSW candidates re-scored exactly, so approximate order cannot drop a true neighbour. */
+const OVERFETCH = 2
+
+export const RE_ENCODED_NOTE =
+  "the application is not in the vector index: its abstract and first claim were encoded as query text, so scores top out near 0.87 and the landing is the rank-weighted centroid of the top 8 hits"
+
+const now = () => new Date().toISOString()
+
+interface OpenIndex {
+  readonly search: (vector: Float32Array, k: number) => ReadonlyArray<number>
+  readonly size: number
+}
+
+export class PatentMapService extends Effect.Service<PatentMapService>()("api/PatentMapService", {
+  effect: Effect.gen(function* () {
+    const artifacts = yield* ArtifactStore
+    const hub = yield* HubClient
+
+    // The index is opened once (a memory map) and kept for the life of the service.
+    const opened: OpenIndex | string = Option.match(artifacts.served(), {
+      onNone: () => "no artifact version is served",
+      onSome: ({ versionDir }) => {
+        try {
+          const info = JSON.parse(fs.readFileSync(path.join(versionDir, "index", "index.json"), "utf8")) as { dims: number; quantization: Quantization }
+          const index = viewIndex(path.join(versionDir, "index", "hnsw.usearch"), info.dims, info.quantization)
+          return {
+            size: index.size(),
+            search: (vector: Float32Array, k: number) => {
+              const found = index.search(vector.slice(), Math.max(1, Math.min(k, index.size())), 0)
+              return Array.from(found.keys, Number).filter((key) => key >= 0 && key < Number.MAX_SAFE_INTEGER)
+            }
+          }
+        } catch (e) {
+          return `the vector index cannot be opened: ${e instanceof Error ? e.message : String(e)}`
+        }
+      }
+    })
+    const index = typeof opened === "string" ? Effect.fail(new UpstreamUnavailable({ message: opened })) : Effect.succeed(opened)
+
+    /** Dataset failures are a backend the route cannot reach (502 UPSTREAM_ERROR). */
+    const query = (sql: string, params: ReadonlyArray<string | number> = [], tables: ReadonlyArray<string> = []) =>
+      artifacts.query(sql, params, tables).pipe(Effect.mapError((e) => new UpstreamUnavailable({ message: e.message })))
+
+    const storedVector = (appNum: string) =>
+      query(`SELECT key, vector FROM vectors WHERE app_num = $1 LIMIT 1`, [appNum], ["vectors"]).pipe(
+        Effect.map((rows) => (rows[0] ? { key: Number(rows[0].key), vector: Float32Array.from(rows[0].vector as number[]) } : undefined))
+      )
+
+    const pointsWhere = (where: Parameters<typeof pointsSql>[0]) => query(pointsSql(where), [], POINT_TABLES).pipe(Effect.map((rows) => rows.map(toPointRow)))
+
+    /** Nearest documents to `vector` by exact cosine, best first, with their points. */
+    const nearest = (vector: Float32Array, k: number, exclude: (appNum: string) => boolean) =>
+      Effect.gen(function* () {
+        const idx = yield* index
+        const keys = idx.search(vector, k * OVERFETCH + 4)
+        if (!keys.length) return []
+        const stored = yield* query(`SELECT key, app_num, vector FROM vectors WHERE key IN (${keys.join(",")})`, [], ["vectors"])
+        const scored = stored
+          .map((r) => ({ key: Number(r.key), appNum: String(r.app_num), score: cosine(vector, r.vector as number[]) }))
+          .filter((s) => !exclude(s.appNum))
+          .sort((a, b) => b.score - a.score || a.key - b.key)
+          .slice(0, k)
+        const points = new Map((yield* pointsWhere({ keys: scored.map((s) => s.key) })).map((p) => [p.key, p]))
+        return scored.flatMap((s) => {
+          const p = points.get(s.key)
+          return p ? [{ ...basePoint(p), score: Math.round(s.score * 1e6) / 1e6 }] : []
+        })
+      })
+
+    const neighborhood = (input: { readonly appNum: string; readonly topK: number }) =>
+      Effect.gen(function* () {
+        const stored = yield* storedVector(input.appNum)
+        if (!stored) {
+          const known = yield* query(`SELECT 1 FROM applications WHERE app_num = $1 LIMIT 1`, [input.appNum], ["applications"])
+          if (!known.length) return yield* Effect.fail(new NotIndexed({ message: `application ${input.appNum} is not in the index` }))
+          // Known but without a vector (design, plant, no text): no position, no neighbours.
+          return { appNum: input.appNum, self: null, neighbors: [], count: 0, timestamp: now() }
+        }
+        const [self] = yield* pointsWhere({ keys: [stored.key] })
+        const neighbors = yield* nearest(stored.vector, input.topK, (a) => a === input.appNum)
+        return { appNum: input.appNum, self: self ? basePoint(self) : null, neighbors, count: neighbors.length, timestamp: now() }
+      }).pipe(Effect.withSpan("PatentMapService.neighborhood"))
+
+    const citations = (input: { readonly appNum: string; readonly year?: number | undefined }) =>
+      Effect.gen(function* () {
+        const rows = yield* query(
+          `SELECT coalesce(cited_app, cited_doc) AS ref, any_value(cited_app) AS cited_app, bool_or(coalesce(examiner_cited, false)) AS examiner
+           FROM citations WHERE citing_app = $1 ${input.year === undefined ? "" : "AND citing_filing_year = $2"}
+           GROUP BY ref ORDER BY ref`,
+          input.year === undefined ? [input.appNum] : [input.appNum, input.year],
+          ["citations"]
+        )
+        const cited = rows.filter((r) => r.ref !== null).map((r) => ({ appNum: (r.cited_app as string | null) ?? null, examiner: Boolean(r.examiner) }))
+        const appNums = [...new Set(cited.flatMap((c) => (c.appNum ? [c.appNum] : [])))]
+        const located = new Map<string, PointRow>()
+        if (appNums.length) for (const p of yield* pointsWhere({ appNums })) located.set(p.appNum, p)
+        const indexed = cited.filter((c) => c.appNum && located.has(c.appNum))
+        const examiner = indexed.filter((c) => c.examiner)
+        const applicant = indexed.filter((c) => !c.examiner).slice(0, Math.max(0, CITATION_LIMIT - examiner.length))
+        const points = [...examiner, ...applicant].map((c) => {
+          const p = located.get(c.appNum!)!
+          return { ...basePoint(p), examiner: c.examiner, title: p.title }
+        })
+        return {
+          appNum: input.appNum,
+          points,
+          count: points.length,
+          citedTotal: cited.length,
+          notIndexed: cited.length - indexed.length,
+          timestamp: now()
+        }
+      }).pipe(Effect.withSpan("PatentMapService.citations"))
+
+    const encodeText = (text: string) =>
+      hub.encode([text]).pipe(
+        Effect.flatMap((r) =>
+          r.vectors[0] ? Effect.succeed(Float32Array.from(r.vectors[0])) : Effect.fail(new UpstreamUnavailable({ message: "the inference hub returned no vector" }))
+        )
+      )
+
+    const locate = (input: { readonly query?: string | undefined; readonly appNum?: string | undefined; readonly topK: number }) =>
+      Effect.gen(function* () {
+        yield* Effect.mapError(
+          artifacts.requireTables("coordinates"),
+          () => new MapCoordinatesUnavailable({ message: "the configured vector index stores no map coordinates" })
+        )
+        const landingOf = (neighbors: ReadonlyArray<{ x: number; y: number; z: number }>) =>
+          neighbors.length ? Effect.succeed(rankWeightedCentroid(neighbors)) : Effect.fail(new NotFound({ message: "no match carried map coordinates" }))
+
+        if (input.query !== undefined) {
+          // The landing uses the top 8 hits even when topK asks for fewer neighbours.
+          const hits = yield* nearest(yield* encodeText(input.query), Math.max(input.topK, 8), () => false)
+          const shown = hits.slice(0, input.topK)
+          return { landing: yield* landingOf(hits), neighbors: shown, count: shown.length, located_by: "query_text" as const, timestamp: now() }
+        }
+        const appNum = input.appNum!
+        const exclude = (a: string) => a === appNum
+        const stored = yield* storedVector(appNum)
+        if (stored) {
+          const [self] = yield* pointsWhere({ keys: [stored.key] })
+          const neighbors = yield* nearest(stored.vector, Math.max(input.topK, 8), exclude)
+          const landing = self ? { x: self.x, y: self.y, z: self.z } : yield* landingOf(neighbors)
+          const shown = neighbors.slice(0, input.topK)
+          return {
+            landing,
+            ...(self ? { self: basePoint(self) } : {}),
+            neighbors: shown,
+            count: shown.length,
+            located_by: "stored_vector" as const,
+            timestamp: now()
+          }
+        }
+        const [doc] = yield* query(
+          `SELECT a.title, a.abstract, (SELECT c.text FROM claims c WHERE c.app_num = a.app_num AND c.claim_num = 1 LIMIT 1) AS first_claim
+           FROM applications a WHERE a.app_num = $1 LIMIT 1`,
+          [appNum],
+          ["applications", "claims"]
+        )
+        const text = doc ? indexedText({ abstract: doc.abstract as string | null, firstClaim: doc.first_claim as string | null }) : ""
+        if (!text) return yield* Effect.fail(new NotFound({ message: `no abstract or claim text found for application ${appNum}` }))
+        const neighbors = yield* nearest(yield* encodeText(text), Math.max(input.topK, 8), exclude)
+        const shown = neighbors.slice(0, input.topK)
+        return {
+          landing: yield* landingOf(neighbors),
+          neighbors: shown,
+          count: shown.length,
+          located_by: "re_encoded_text" as const,
+          note: RE_ENCODED_NOTE,
+          timestamp: now()
+        }
+      }).pipe(Effect.withSpan("PatentMapService.locate"))
+
+    // The scanned window (the first SCAN_BUDGET rows in stored order) is the same for every
+    // request, so it is read once; only a successful read is kept.
+    let window: { rows: ReadonlyArray<PointRow>; indexRows: number } | undefined
+    const scanWindow = Effect.gen(function* () {
+      if (window) return window
+      const rows = yield* pointsWhere({ keyBelow: SCAN_BUDGET })
+      const [{ n }] = yield* query(`SELECT count(*)::BIGINT AS n FROM coordinates`, [], ["coordinates"])
+      window = { rows, indexRows: Number(n) }
+      return window
+    })
+
+    const points = (input: { readonly limit: number; readonly section?: string | undefined; readonly artUnit?: string | undefined }) =>
+      Effect.gen(function* () {
+        const { rows, indexRows } = yield* scanWindow
+        const picked: ReturnType<typeof basePoint>[] = []
+        for (const p of rows) {
+          if (picked.length >= input.limit) break
+          if (input.section !== undefined && p.section !== input.section) continue
+          if (input.artUnit !== undefined && !(p.artUnit ?? "").startsWith(input.artUnit)) continue
+          picked.push(basePoint(p))
+        }
+        // Truncated: the scan budget, not the end of the index, stopped the collection.
+        const truncated = picked.length < input.limit && indexRows > SCAN_BUDGET
+        return { points: picked, count: picked.length, truncated, timestamp: now() }
+      }).pipe(Effect.withSpan("PatentMapService.points"))
+
+    const loadAtlas = atlasCache(artifacts)
+    const whitespace = (input: { readonly limit: number; readonly section?: string | undefined; readonly minOpportunity: number }) =>
+      Effect.gen(function* () {
+        const voids = yield* loadAtlas
+        const matching = voids.filter((v) => (input.section === undefined || v.section === input.section) && v.opportunity >= input.minOpportunity)
+        const shown = [...matching].sort((a, b) => b.opportunity - a.opportunity).slice(0, input.limit)
+        return { voids: shown, count: shown.length, total: matching.length, timestamp: now() }
+      }).pipe(Effect.withSpan("PatentMapService.whitespace"))
+
+    return { neighborhood, citations, locate, points, whitespace } as const
+  })
+}) {}

@@ -1,0 +1,200 @@
+/**
+ * The atlas stage: the whitespace atlas, regions of the patent space with little art that are
+ * enclosed by dense art.
+ *
+ *   1. Void candidates on a 3D density grid over map/coordinates.parquet (voids.ts).
+ *   2. Each candidate is confirmed in the original vector space with the HNSW index (confirm.ts);
+ *      projection artefacts are dropped.
+ *   3. Each void is described from its bordering art (describe.ts) and scored (opportunity.ts,
+ *      where the formula is documented).
+ *
+ * Output: atlas/atlas.json { formula, summarySource, parameters, count, voids[] }, voids sorted by
+ * opportunity descending. The API loads it once and caches it for 30 minutes.
+ */
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api"
+import { Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
+import type { Stage, StageResult } from "../stages/Stage.ts"
+import { sqlString } from "../stages/tables.ts"
+import { centreVector, checkVoid } from "./confirm.ts"
+import { type BorderingArt, describeVoid, SUMMARY_SOURCE } from "./describe.ts"
+import { opportunityComponents, opportunityScore, RECENT_YEARS } from "./opportunity.ts"
+import { findVoidCandidates, type VoidSearchOptions } from "./voids.ts"
+
+export const ATLAS_FILE = "atlas/atlas.json"
+export const OPPORTUNITY_FORMULA =
+  "0.35·emptiness + 0.25·borderDensity + 0.20·growth + 0.20·recency (pipeline/atlas/opportunity.ts)"
+
+/** Main symbol's section/subclass, else the alphabetically first symbol's (the API uses the same rule). */
+const CPC_PER_APP = `
+  SELECT app_num,
+         coalesce(arg_min(section, symbol) FILTER (WHERE is_main), arg_min(section, symbol)) AS section,
+         coalesce(arg_min(subclass, symbol) FILTER (WHERE is_main), arg_min(subclass, symbol)) AS subclass
+  FROM cpc_assignments GROUP BY app_num`
+
+const rows = async (conn: DuckDBConnection, sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, any>[]
+
+const openViews = async (workDir: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  const views: Record<string, string> = {
+    coordinates: "map/coordinates.parquet",
+    vectors: "index/vectors.parquet",
+    applications: "tables/applications.parquet",
+    cpc_assignments: "tables/cpc_assignments.parquet",
+    cpc_scheme: "tables/cpc_scheme.parquet"
+  }
+  for (const [name, file] of Object.entries(views)) {
+    await conn.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(path.join(workDir, file))})`)
+  }
+  return { db, conn }
+}
+
+export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {}, log: (line: string) => void = () => {}) => {
+  const info = JSON.parse(await fs.readFile(path.join(workDir, "index", "index.json"), "utf8")) as { dims: number; quantization: Quantization }
+  const { db, conn } = await openViews(workDir)
+  try {
+    // 1. Coordinates in key order, as flat arrays.
+    const [{ n }] = await rows(conn, `SELECT count(*)::INTEGER AS n FROM coordinates`)
+    const coords = new Float32Array(n * 3)
+    const keys = new Int32Array(n)
+    let p = 0
+    const stream = await conn.stream(`SELECT key, x, y, z FROM coordinates ORDER BY key`)
+    for await (const chunk of stream.yieldRowsJs()) {
+      for (const [key, x, y, z] of chunk as [number, number, number, number][]) {
+        keys[p] = key
+        coords.set([x, y, z], p * 3)
+        p++
+      }
+    }
+    const { dense, candidates, grid } = findVoidCandidates(coords, options)
+    log(`${candidates.length} void candidates on a ${grid.size}³ grid over ${n} points`)
+
+    // 2. Vector-space confirmation.
+    const borderKeys = [...new Set(candidates.flatMap((c) => c.bordering.map((b) => keys[b.point])))]
+    const vectorOf = new Map<number, Float32Array>()
+    if (borderKeys.length) {
+      await conn.run(`CREATE TEMP TABLE wanted AS SELECT unnest([${borderKeys.join(",")}]::INTEGER[]) AS key`)
+      for (const r of await rows(conn, `SELECT v.key, v.vector FROM vectors v JOIN wanted USING (key)`)) vectorOf.set(r.key, Float32Array.from(r.vector))
+    }
+    const index = viewIndex(path.join(workDir, "index", "hnsw.usearch"), info.dims, info.quantization)
+    const similarityToNearest = (queries: Float32Array[], self: ReadonlyArray<number | null>) => {
+      if (!queries.length) return []
+      const matrix = new Float32Array(queries.length * info.dims)
+      queries.forEach((q, i) => matrix.set(q, i * info.dims))
+      const k = 2
+      type Matches = { keys: BigUint64Array; distances: Float32Array }
+      // One query answers Matches, several answer BatchMatches.
+      const found = index.search(matrix, k, 0) as unknown as Matches & { get?: (i: number) => Matches }
+      return queries.map((_, i) => {
+        const m = found.get ? found.get(i) : found
+        for (let j = 0; j < m.keys.length; j++) if (Number(m.keys[j]) !== self[i]) return 1 - m.distances[j]
+        return 0
+      })
+    }
+    const confirmed = candidates.flatMap((c) => {
+      const members = c.bordering.filter((b) => vectorOf.has(keys[b.point]))
+      if (members.length < 3) return []
+      const vectors = members.map((b) => vectorOf.get(keys[b.point])!)
+      const centre = centreVector(vectors, members.map((b) => 1 / (b.distance + 1e-6)), info.dims)
+      const [centreSimilarity] = similarityToNearest([centre], [null])
+      const borderSims = similarityToNearest(vectors, members.map((b) => keys[b.point]))
+      const check = checkVoid(centreSimilarity, borderSims)
+      return check.confirmed ? [{ candidate: c, check }] : []
+    })
+    log(`${confirmed.length} of ${candidates.length} candidates confirmed in vector space`)
+
+    // 3. Describe and score.
+    const [{ latest }] = await rows(conn, `SELECT coalesce(max(year(filing_date)), 0)::INTEGER AS latest FROM applications`)
+    const [{ share }] = await rows(
+      conn,
+      `SELECT coalesce(avg((year(filing_date) > ${latest - RECENT_YEARS})::INTEGER), 0)::DOUBLE AS share FROM applications WHERE filing_date IS NOT NULL`
+    )
+    const artKeys = [...new Set(confirmed.flatMap((c) => c.candidate.bordering.map((b) => keys[b.point])))]
+    const artOf = new Map<number, Omit<BorderingArt, "distance">>()
+    if (artKeys.length) {
+      await conn.run(`CREATE OR REPLACE TEMP TABLE art AS SELECT unnest([${artKeys.join(",")}]::INTEGER[]) AS key`)
+      const found = await rows(
+        conn,
+        `WITH cpc AS (${CPC_PER_APP})
+         SELECT c.key, c.app_num, c.x, c.y, c.z, a.title, year(a.filing_date)::INTEGER AS year, a.assignees, cpc.section, cpc.subclass
+         FROM coordinates c JOIN art USING (key) LEFT JOIN applications a USING (app_num) LEFT JOIN cpc USING (app_num)`
+      )
+      for (const r of found)
+        artOf.set(r.key, {
+          appNum: r.app_num,
+          x: r.x,
+          y: r.y,
+          z: r.z,
+          title: r.title ?? null,
+          filingYear: r.year ?? null,
+          section: r.section ?? null,
+          subclass: r.subclass ?? null,
+          assignees: (r.assignees ?? []) as string[]
+        })
+    }
+    const subclasses = [...new Set([...artOf.values()].map((a) => a.subclass).filter((s): s is string => !!s))]
+    const cpcTitles = new Map<string, string>()
+    if (subclasses.length) {
+      for (const r of await rows(conn, `SELECT symbol, title FROM cpc_scheme WHERE symbol IN (${subclasses.map(sqlString).join(",")})`)) cpcTitles.set(r.symbol, r.title)
+    }
+
+    const voids = confirmed
+      .map(({ candidate: c, check }) => {
+        const art = c.bordering.flatMap((b) => {
+          const a = artOf.get(keys[b.point])
+          return a ? [{ ...a, distance: b.distance }] : []
+        })
+        const described = describeVoid(art, cpcTitles, latest, share)
+        const components = opportunityComponents({
+          expected: c.expected,
+          borderDensity: c.borderDensity,
+          typicalDensity: dense,
+          recentShare: described.temporal.recentShare,
+          corpusRecentShare: share,
+          medianFilingYear: described.temporal.medianFilingYear,
+          latestYear: latest
+        })
+        const round = (v: number) => Math.round(v * 10_000) / 10_000
+        return {
+          opportunity: opportunityScore(components),
+          position: { x: c.position[0], y: c.position[1], z: c.position[2] },
+          radius: round(c.radius),
+          ...described,
+          opportunityComponents: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, round(v)])),
+          geometry: { enclosure: round(c.enclosure), balance: round(c.balance), expectedArt: round(c.expected), centreDensity: round(c.centreDensity), borderDensity: round(c.borderDensity) },
+          vectorCheck: { centreSimilarity: round(check.centreSimilarity), borderSimilarity: round(check.borderSimilarity) }
+        }
+      })
+      .sort((a, b) => b.opportunity - a.opportunity || a.position.x - b.position.x)
+      .map((v, i) => ({ id: `void-${String(i + 1).padStart(4, "0")}`, ...v }))
+
+    return {
+      formula: OPPORTUNITY_FORMULA,
+      summarySource: SUMMARY_SOURCE,
+      parameters: { points: n, gridSize: grid.size, typicalDensity: dense, latestFilingYear: latest, corpusRecentShare: share, candidates: candidates.length },
+      count: voids.length,
+      voids
+    }
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+export const atlasStage: Stage = {
+  name: "atlas",
+  sources: ["pipeline/atlas"],
+  dependsOn: ["ingest", "embed", "map"],
+  readsCorpusFile: () => false,
+  run: (ctx) =>
+    Effect.tryPromise(async (): Promise<StageResult> => {
+      const atlas = await buildAtlas(ctx.workDir, {}, (line) => ctx.progress.info(line))
+      const file = path.join(ctx.workDir, ATLAS_FILE)
+      await fs.mkdir(path.dirname(file), { recursive: true })
+      await fs.writeFile(file, JSON.stringify(atlas))
+      return { outputs: [ATLAS_FILE], rowCounts: { voids: atlas.count }, notes: [`${atlas.count} voids from ${atlas.parameters.candidates} candidates`] }
+    })
+}

@@ -1,0 +1,130 @@
+/**
+ * Fixtures for the patent-map tests: copies of the sample build (with the atlas, without it,
+ * with an application that has text but no vector, with a citing application over the limit,
+ * without coordinates), an inference-hub child process, and DuckDB reads of the truth.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { spawn, type ChildProcess } from "node:child_process"
+import * as fs from "node:fs/promises"
+import * as net from "node:net"
+import * as path from "node:path"
+import { ATLAS_FILE, buildAtlas } from "../../pipeline/atlas/stage.ts"
+
+const scratch = path.resolve(".tmp/patent-map-tests")
+
+export const sql = async (sqlText: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  try {
+    return (await conn.runAndReadAll(sqlText)).getRowObjectsJS() as Record<string, any>[]
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+const copies: string[] = []
+
+/** Removes every copy this test file made. */
+export const removeCopies = () => Promise.all(copies.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })))
+
+/** A private copy of a version folder (the served one is shared by every test file). */
+export const copyVersion = async (from: string, name: string) => {
+  await fs.mkdir(scratch, { recursive: true })
+  const dir = await fs.mkdtemp(path.join(scratch, `${name}-`))
+  copies.push(dir)
+  await fs.cp(await fs.realpath(from), dir, { recursive: true, filter: (src) => !src.endsWith("catalog.duckdb") })
+  return dir
+}
+
+/** The sample build with its atlas (built here when the pipeline does not register the stage yet). */
+export const withAtlas = async (sample: string) => {
+  const dir = await copyVersion(sample, "atlas")
+  const file = path.join(dir, ATLAS_FILE)
+  if (!(await fs.stat(file).catch(() => null))) {
+    await fs.mkdir(path.dirname(file), { recursive: true })
+    await fs.writeFile(file, JSON.stringify(await buildAtlas(dir)))
+  }
+  return dir
+}
+
+export const withoutAtlas = async (sample: string) => {
+  const dir = await copyVersion(sample, "no-atlas")
+  await fs.rm(path.join(dir, "atlas"), { recursive: true, force: true })
+  return dir
+}
+
+export const withoutCoordinates = async (sample: string) => {
+  const dir = await copyVersion(sample, "no-coords")
+  await fs.rm(path.join(dir, "map"), { recursive: true, force: true })
+  return dir
+}
+
+export const DESIGN_APP = "29000001"
+
+/**
+ * Variant: `unvectored` keeps its text but loses its vector (as a pre-corpus application would);
+ * DESIGN_APP is a design application with no text and no vector; `citing` cites `examiner` apps
+ * through the examiner and 170 more through the applicant, all in the corpus.
+ */
+export const variant = async (sample: string) => {
+  const dir = await copyVersion(sample, "variant")
+  const q = (f: string) => `'${path.join(dir, f)}'`
+  const [unvectored] = await sql(
+    `SELECT a.app_num FROM read_parquet(${q("tables/applications.parquet")}) a JOIN read_parquet(${q("tables/claims.parquet")}) c
+     ON c.app_num = a.app_num AND c.claim_num = 1 WHERE a.abstract IS NOT NULL ORDER BY a.app_num LIMIT 1 OFFSET 100`
+  )
+  const cited = (await sql(`SELECT app_num FROM read_parquet(${q("index/vectors.parquet")}) ORDER BY key LIMIT 180 OFFSET 1000`)).map((r) => r.app_num as string)
+  const citing = cited[0]
+  const examiner = cited.slice(171, 176)
+  const rewrite = async (file: string, select: string) => {
+    const tmp = path.join(dir, `${file}.tmp`)
+    const db = await DuckDBInstance.create(":memory:")
+    const conn = await db.connect()
+    await conn.run(`COPY (${select}) TO '${tmp}' (FORMAT parquet)`)
+    conn.closeSync()
+    db.closeSync()
+    await fs.rename(tmp, path.join(dir, file))
+  }
+  await rewrite("index/vectors.parquet", `SELECT * FROM read_parquet(${q("index/vectors.parquet")}) WHERE app_num <> '${unvectored.app_num}'`)
+  await rewrite(
+    "tables/applications.parquet",
+    `SELECT * FROM read_parquet(${q("tables/applications.parquet")})
+     UNION ALL BY NAME SELECT '${DESIGN_APP}' AS app_num, 'design' AS doc_type, 'Ornamental design for a lamp' AS title, DATE '2020-01-01' AS filing_date`
+  )
+  const extra = cited
+    .slice(1, 176)
+    .map((a) => `('${citing}', '${a}', '${a}', ${examiner.includes(a)}, 2016)`)
+    .join(",")
+  await rewrite(
+    "tables/citations.parquet",
+    `SELECT * FROM read_parquet(${q("tables/citations.parquet")})
+     UNION ALL BY NAME SELECT * FROM (VALUES ${extra}) t(citing_app, cited_doc, cited_app, examiner_cited, citing_filing_year)`
+  )
+  return { dir, unvectored: unvectored.app_num as string, citing, examiner }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo
+      s.close(() => resolve(port))
+    })
+  })
+
+/** The inference hub as a child process over the given artifacts. */
+export const startHub = async (artifactsDir: string): Promise<{ url: string; stop: () => void }> => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
+    env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifactsDir },
+    stdio: "ignore"
+  })
+  const end = Date.now() + 30_000
+  while (Date.now() < end) {
+    if (await fetch(`${url}/status`).then(() => true, () => false)) return { url, stop: () => child.kill("SIGTERM") }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill("SIGTERM")
+  throw new Error("the inference hub did not start")
+}
