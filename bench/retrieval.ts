@@ -1,0 +1,324 @@
+/**
+ * Prior-art retrieval benchmark (issue 5), side by side in one run.
+ *
+ * Quality, on a held-out split of each corpus (the sample build's grants, and a synthetic
+ * corpus): queries are granted applications citing references inside the corpus; each query is
+ * its own abstract + first claim (joined as documents are indexed), its own document is removed
+ * from what is searched, and every citation edge touching any query is removed from the citation
+ * graph, so the graph channel cannot simply read the answer. Relevant = the query's
+ * examiner-cited references in the corpus (where a corpus has too few of those, all its cited
+ * references, and the table says so). Five configurations: BM25 alone, dense alone,
+ * dense+citations, hybrid (dense+citations+BM25), hybrid+rerank (the hub's late-interaction
+ * reranker over the top 50). Metrics: recall@10, recall@100, MRR (within the top 100).
+ *
+ * Latency, on the synthetic corpus through the real API server (HTTP, auth, quota, caches)
+ * with a warm hub: p50/p99 for plain, hybrid, rerank and filtered searches, each query new to
+ * both cache layers.
+ *
+ *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000] [--queries 300] [--latency 200]
+ */
+import { spawn } from "node:child_process"
+import { DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import * as fsSync from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { parseArgs } from "node:util"
+import { createKey } from "../api/auth/issue.ts"
+import { startServer } from "../api/server.ts"
+import { indexedText } from "../core/encoder/document-text.ts"
+import { openSearchState, type SearchState } from "../core/search/open.ts"
+import { applyRerank, type Channels, RERANK_DEPTH, retrieve } from "../core/search/retrieve.ts"
+import { printTable, writeResult } from "./report.ts"
+
+const { values } = parseArgs({
+  options: {
+    sample: { type: "string", default: ".tmp/test-artifacts/current" },
+    "synth-artifacts": { type: "string" },
+    "synth-n": { type: "string", default: "20000" },
+    queries: { type: "string", default: "300" },
+    latency: { type: "string", default: "200" },
+    "quality-only": { type: "boolean", default: false }
+  }
+})
+const MAX_QUERIES = Number(values.queries)
+const LATENCY_QUERIES = Number(values.latency)
+const run = (cmd: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const p = spawn(process.execPath, ["--import", "tsx", ...cmd], { stdio: ["ignore", "inherit", "inherit"] })
+    p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd.join(" ")} exited ${code}`))))
+  })
+const exists = (p: string) => fs.access(p).then(() => true, () => false)
+
+// ---------------------------------------------------------------------------------------------
+// Corpora
+// ---------------------------------------------------------------------------------------------
+
+const sampleDir = async () => {
+  if (!(await exists(path.join(values.sample, "manifest.json"))))
+    await run(["pipeline/main.ts", "--corpus", "pipeline/sample-corpus", "--artifacts", path.dirname(values.sample)])
+  return fs.realpath(values.sample)
+}
+
+const synthDir = async () => {
+  if (values["synth-artifacts"]) return fs.realpath(values["synth-artifacts"])
+  const n = Number(values["synth-n"])
+  const root = path.resolve(`.tmp/bench-retrieval/synth-${n}`)
+  const artifacts = path.join(root, "artifacts")
+  if (!(await exists(path.join(artifacts, "current", "manifest.json")))) {
+    if (!(await exists(path.join(root, "corpus")))) await run(["pipeline/synth/main.ts", "--n", String(n), "--out", path.join(root, "corpus")])
+    await run(["pipeline/main.ts", "--corpus", path.join(root, "corpus"), "--artifacts", artifacts])
+  }
+  return fs.realpath(path.join(artifacts, "current"))
+}
+
+const openDb = async (versionDir: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const c = await db.connect()
+  for (const [view, file] of [
+    ["applications", "tables/applications"],
+    ["claims", "tables/claims"],
+    ["cpc_assignments", "tables/cpc_assignments"],
+    ["citations", "tables/citations"],
+    ["vectors", "index/vectors"],
+    ["lexical_terms", "lexical/lexical_terms"],
+    ["lexical_docs", "lexical/lexical_docs"]
+  ])
+    await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${path.join(versionDir, `${file}.parquet`)}')`)
+  return { rows: async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS(), close: () => (c.closeSync(), db.closeSync()) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hub
+// ---------------------------------------------------------------------------------------------
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo
+      s.close(() => resolve(port))
+    })
+  })
+
+const startHub = async (versionDir: string) => {
+  const url = `http://127.0.0.1:${await freePort()}`
+  const child = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
+    env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: versionDir, WARM_WINDOW_SECONDS: "3600" },
+    stdio: "ignore"
+  })
+  const post = async (p: string, body?: unknown) =>
+    (await fetch(`${url}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>
+  for (let i = 0; i < 600; i++) {
+    if (await fetch(`${url}/status`).then(() => true, () => false)) break
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  await post("/warmup?rerank=1")
+  for (let i = 0; i < 1200; i++) {
+    const s = (await (await fetch(`${url}/status`)).json()) as any
+    if (s.ready && s.models.reranker) break
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return { url, post, stop: () => child.kill("SIGTERM") }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quality
+// ---------------------------------------------------------------------------------------------
+
+interface HeldOutQuery {
+  readonly key: number
+  readonly text: string
+  readonly relevant: ReadonlySet<number>
+}
+
+const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolean }> = [
+  { name: "BM25 alone", channels: { dense: false, citations: false, lexical: true } },
+  { name: "dense alone", channels: { dense: true, citations: false, lexical: false } },
+  { name: "dense+citations", channels: { dense: true, citations: true, lexical: false } },
+  { name: "hybrid", channels: { dense: true, citations: true, lexical: true } },
+  { name: "hybrid+rerank", channels: { dense: true, citations: true, lexical: true }, rerank: true }
+]
+
+const quality = async (label: string, versionDir: string) => {
+  const db = await openDb(versionDir)
+  const base = await openSearchState(versionDir, db.rows)
+  // Granted queries with in-corpus references; examiner-cited ones when there are enough.
+  const texts = new Map<number, { title: string; abstract: string | null; claim: string | null }>()
+  for (const r of await db.rows(`
+      SELECT a.app_num, a.title, a.abstract, fc.text AS claim, a.grant_date IS NOT NULL AS granted
+      FROM applications a LEFT JOIN (SELECT app_num, arg_min(text, claim_num) AS text FROM claims GROUP BY app_num) fc USING (app_num)`)) {
+    const key = base.corpus.keyOf.get(String(r.app_num))
+    if (key !== undefined) texts.set(key, { title: String(r.title ?? ""), abstract: (r.abstract as string) ?? null, claim: (r.claim as string) ?? null })
+  }
+  const granted = new Set(
+    (await db.rows(`SELECT app_num FROM applications WHERE grant_date IS NOT NULL`)).map((r) => base.corpus.keyOf.get(String(r.app_num))!)
+  )
+  const relevantBy = (examinerOnly: boolean) => {
+    const m = new Map<number, Set<number>>()
+    for (const e of base.edges) if (granted.has(e.citing) && (!examinerOnly || e.examiner)) (m.get(e.citing) ?? m.set(e.citing, new Set()).get(e.citing)!).add(e.cited)
+    return m
+  }
+  let relevance = "examiner-cited references in the corpus"
+  let relevant = relevantBy(true)
+  const examinerQueries = relevant.size
+  if (examinerQueries < 30) {
+    relevance = `all cited references in the corpus (only ${examinerQueries} grants have an examiner-cited one)`
+    relevant = relevantBy(false)
+  }
+  // Deterministic spread: every k-th candidate in application-number order.
+  const candidates = [...relevant.keys()]
+    .filter((k) => {
+      const t = texts.get(k)
+      return t && k < base.corpus.vectorCount && indexedText({ abstract: t.abstract, firstClaim: t.claim, title: t.title })
+    })
+    .sort((a, b) => base.corpus.appNums[a].localeCompare(base.corpus.appNums[b]))
+  const step = Math.max(1, Math.floor(candidates.length / MAX_QUERIES))
+  const queries: HeldOutQuery[] = candidates
+    .filter((_, i) => i % step === 0)
+    .slice(0, MAX_QUERIES)
+    .map((key) => {
+      const t = texts.get(key)!
+      return { key, text: indexedText({ abstract: t.abstract, firstClaim: t.claim, title: t.title }), relevant: relevant.get(key)! }
+    })
+  await base.close()
+  const held = new Set(queries.map((q) => q.key))
+  const state: SearchState = await openSearchState(versionDir, db.rows, { dropEdge: (e) => held.has(e.citing) || held.has(e.cited) })
+  const hub = await startHub(versionDir)
+  const vectors = new Map<number, Float32Array>()
+  for (let i = 0; i < queries.length; i += 64) {
+    const batch = queries.slice(i, i + 64)
+    const out = await hub.post("/encode", { texts: batch.map((q) => q.text) })
+    batch.forEach((q, j) => vectors.set(q.key, Float32Array.from(out.vectors[j])))
+  }
+  const candidateText = (k: number) => {
+    const t = texts.get(k)
+    return t ? [t.title, t.abstract, t.claim].filter(Boolean).join("\n") : ""
+  }
+  const results = []
+  for (const config of CONFIGS) {
+    let r10 = 0
+    let r100 = 0
+    let mrr = 0
+    for (const q of queries) {
+      const got = await retrieve(state, { vector: vectors.get(q.key), text: q.text, depth: 100, channels: config.channels, accepts: (k) => k !== q.key })
+      let hits = got.hits
+      if (config.rerank && hits.length) {
+        const head = hits.slice(0, RERANK_DEPTH)
+        const scored = await hub.post("/rerank", { query: q.text, candidates: head.map((h) => ({ id: String(h.key), text: candidateText(h.key) })) })
+        hits = applyRerank(hits, new Map(scored.scores.map((s: { id: string; score: number }) => [Number(s.id), s.score])))
+      }
+      const top = hits.slice(0, 100).map((h) => h.key)
+      const found = (n: number) => top.slice(0, n).filter((k) => q.relevant.has(k)).length / q.relevant.size
+      r10 += found(10)
+      r100 += found(100)
+      const first = top.findIndex((k) => q.relevant.has(k))
+      mrr += first === -1 ? 0 : 1 / (first + 1)
+    }
+    const n = queries.length || 1
+    results.push({ corpus: label, config: config.name, queries: queries.length, recallAt10: r10 / n, recallAt100: r100 / n, mrr: mrr / n })
+  }
+  hub.stop()
+  await state.close()
+  db.close()
+  return {
+    corpus: label,
+    versionDir,
+    documents: state.corpus.size,
+    citationEdges: base.edges.length,
+    heldOutQueries: queries.length,
+    relevance,
+    results
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Latency
+// ---------------------------------------------------------------------------------------------
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+const latency = async (versionDir: string) => {
+  const db = await openDb(versionDir)
+  const rows = await db.rows(`
+    SELECT a.abstract, fc.text AS claim FROM applications a JOIN (SELECT app_num, arg_min(text, claim_num) AS text FROM claims GROUP BY app_num) fc USING (app_num)
+    WHERE a.abstract IS NOT NULL ORDER BY hash(a.app_num) LIMIT ${LATENCY_QUERIES * 4 + 10}`)
+  const [{ subclass }] = await db.rows(`SELECT subclass, count(DISTINCT app_num) n FROM cpc_assignments GROUP BY 1 ORDER BY n DESC LIMIT 1 OFFSET 20`)
+  db.close()
+  const hub = await startHub(versionDir)
+  const stateDir = fsSync.mkdtempSync(path.join(os.tmpdir(), "bench-retrieval-"))
+  const key = await createKey(stateDir, { name: "bench", daily: 1e9, monthly: 1e9 })
+  const server = await startServer({ port: 0, stateDir, hubUrl: hub.url, artifactsDir: versionDir, logRequests: false })
+  const search = async (body: Record<string, unknown>) => {
+    const t = performance.now()
+    const r = await fetch(`${server.url}/api/v1/prior-art`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+    const json = (await r.json()) as any
+    if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(json).slice(0, 200)}`)
+    return { ms: performance.now() - t, server: json.data.metadata.processing_time_seconds * 1000, returned: json.data.metadata.returned_count }
+  }
+  // Warm: the service opens the version's index on its first search.
+  await search({ claims: String(rows[rows.length - 1].claim), count: 10 })
+  const modes: Array<[string, Record<string, unknown>]> = [
+    ["plain", {}],
+    ["hybrid", { hybrid: true }],
+    ["rerank", { useReranking: true }],
+    ["filtered", { cpc3: [subclass], filedAfter: "2013-06" }]
+  ]
+  const out = []
+  let next = 0
+  for (const [name, extra] of modes) {
+    const ms: number[] = []
+    const serverMs: number[] = []
+    let returned = 0
+    for (let i = 0; i < LATENCY_QUERIES; i++) {
+      const r = rows[next++ % rows.length]
+      const s = await search({ abstract: String(r.abstract), claims: String(r.claim), count: 50, ...extra })
+      ms.push(s.ms)
+      serverMs.push(s.server)
+      returned += s.returned
+    }
+    out.push({ mode: name, requests: ms.length, p50Ms: pct(ms, 50), p99Ms: pct(ms, 99), serverP50Ms: pct(serverMs, 50), meanReturned: returned / ms.length, body: extra })
+  }
+  await server.close()
+  hub.stop()
+  return { versionDir, cores: os.cpus().length, count: 50, results: out }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const f3 = (x: number) => x.toFixed(3)
+const sample = await quality("sample (grants)", await sampleDir())
+const synthVersion = await synthDir()
+const synth = await quality("synthetic", synthVersion)
+for (const q of [sample, synth])
+  printTable(`Held-out retrieval, ${q.corpus}: ${q.heldOutQueries} queries, ${q.documents} documents; relevant = ${q.relevance}`, q.results, [
+    ["configuration", (r) => r.config],
+    ["recall@10", (r) => f3(r.recallAt10)],
+    ["recall@100", (r) => f3(r.recallAt100)],
+    ["MRR", (r) => f3(r.mrr)]
+  ])
+if (values["quality-only"]) process.exit(0)
+const lat = await latency(synthVersion)
+printTable(`Search latency, synthetic corpus (${synth.documents} documents), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
+  ["mode", (r) => r.mode],
+  ["requests", (r) => String(r.requests)],
+  ["p50 ms", (r) => r.p50Ms.toFixed(1)],
+  ["p99 ms", (r) => r.p99Ms.toFixed(1)],
+  ["server p50 ms", (r) => r.serverP50Ms.toFixed(1)],
+  ["mean returned", (r) => r.meanReturned.toFixed(1)]
+])
+const beats = [sample, synth].map((q) => {
+  const bm25 = q.results.find((r) => r.config === "BM25 alone")!.recallAt100
+  const full = q.results.find((r) => r.config === "hybrid+rerank")!.recallAt100
+  return { corpus: q.corpus, bm25RecallAt100: bm25, fullPipelineRecallAt100: full, beatsBm25: full > bm25 }
+})
+for (const b of beats) process.stdout.write(`${b.corpus}: full pipeline recall@100 ${f3(b.fullPipelineRecallAt100)} vs BM25 ${f3(b.bm25RecallAt100)} → ${b.beatsBm25 ? "beats BM25" : "DOES NOT beat BM25"}\n`)
+await writeResult("retrieval", { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats })
+process.exit(0)

@@ -1,0 +1,46 @@
+/**
+ * Reciprocal-rank fusion (Cormack, Clarke & Büttcher 2009): each channel contributes
+ * weight / (k + rank) for every document it ranked (rank 1 = best), and documents are ordered
+ * by the sum. Ranks, not raw scores, are fused because cosine similarities, BM25 sums and
+ * citation-graph weights live on unrelated scales. k = 60 is the published default; it damps
+ * the difference between rank 1 and rank 2 so one channel cannot dictate the head of the list.
+ *
+ * Ties (same fused score) go to the document with the better best rank in any channel, then to
+ * the smaller key, so the order is deterministic.
+ */
+export const RRF_K = 60
+
+export interface ChannelRanking {
+  readonly channel: string
+  /** Keys best first. */
+  readonly keys: ReadonlyArray<number>
+  readonly weight?: number
+}
+
+export interface FusedHit {
+  readonly key: number
+  readonly score: number
+  /** 1-based rank per channel that found the document. */
+  readonly ranks: Readonly<Record<string, number>>
+  /** How many channels found it. */
+  readonly legs: number
+}
+
+export const reciprocalRankFusion = (rankings: ReadonlyArray<ChannelRanking>, k = RRF_K): FusedHit[] => {
+  const byKey = new Map<number, { score: number; ranks: Record<string, number>; best: number; legs: number }>()
+  for (const { channel, keys, weight = 1 } of rankings) {
+    keys.forEach((key, i) => {
+      const rank = i + 1
+      let e = byKey.get(key)
+      if (!e) byKey.set(key, (e = { score: 0, ranks: {}, best: Infinity, legs: 0 }))
+      if (e.ranks[channel] !== undefined) return // a channel ranks a document once
+      e.ranks[channel] = rank
+      e.score += weight / (k + rank)
+      e.best = Math.min(e.best, rank)
+      e.legs++
+    })
+  }
+  return [...byKey.entries()]
+    .sort(([ka, a], [kb, b]) => b.score - a.score || a.best - b.best || ka - kb)
+    .map(([key, e]) => ({ key, score: e.score, ranks: e.ranks, legs: e.legs }))
+}

@@ -1,0 +1,97 @@
+/**
+ * One retrieval: the enabled channels each rank up to `pool` keys, then reciprocal-rank fusion.
+ *
+ *   dense      cosine k-NN of the query vector (always, unless only BM25 is asked for)
+ *   lexical    BM25 over titles and abstracts (hybrid)
+ *   citations  citation-graph expansion seeded by the top SEEDS keys of the fusion of the
+ *              channels above (the dense hits, joined by the lexical ones in hybrid mode)
+ *
+ * Every channel sees the same admission predicate (filters, held-out exclusions), so a filter
+ * never lets a reference in through the side door of another channel.
+ */
+import type { CitationGraph } from "./citations.ts"
+import type { DenseChannel, DenseResult } from "./dense.ts"
+import { type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
+import type { LexicalIndex } from "./lexical.ts"
+
+export const SEEDS = 20
+/** Candidates the late-interaction reranker rescored. */
+export const RERANK_DEPTH = 50
+
+export interface Channels {
+  readonly dense: boolean
+  readonly citations: boolean
+  readonly lexical: boolean
+}
+
+export interface RetrievalRequest {
+  readonly vector?: Float32Array
+  readonly text: string
+  /** Results wanted. */
+  readonly depth: number
+  readonly channels: Channels
+  readonly accepts?: (key: number) => boolean
+  readonly filtered?: boolean
+}
+
+export interface Retrieval {
+  readonly hits: FusedHit[]
+  /** Cosine similarity of dense hits. */
+  readonly similarity: ReadonlyMap<number, number>
+  readonly dense?: DenseResult
+  /** How many candidates each channel ranked. */
+  readonly channelCounts: Record<string, number>
+}
+
+export interface RetrievalParts {
+  readonly dense: DenseChannel
+  readonly lexical?: LexicalIndex
+  readonly graph?: CitationGraph
+}
+
+export const poolFor = (depth: number) => Math.max(2 * depth, 100)
+
+export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Promise<Retrieval> => {
+  const pool = poolFor(r.depth)
+  const accepts = r.accepts ?? (() => true)
+  const rankings: Array<{ channel: string; keys: number[] }> = []
+  const similarity = new Map<number, number>()
+  const channelCounts: Record<string, number> = {}
+  let dense: DenseResult | undefined
+  if (r.channels.dense && r.vector) {
+    dense = parts.dense.search(r.vector, { depth: pool, accepts, filtered: r.filtered })
+    for (const h of dense.hits) similarity.set(h.key, h.score)
+    rankings.push({ channel: "dense", keys: dense.hits.map((h) => h.key) })
+  }
+  if (r.channels.lexical && parts.lexical) {
+    const hits = await parts.lexical.search(r.text, pool, accepts)
+    rankings.push({ channel: "lexical", keys: hits.map((h) => h.key) })
+  }
+  if (r.channels.citations && parts.graph && rankings.length > 0) {
+    const seeds = reciprocalRankFusion(rankings).slice(0, SEEDS).map((h) => h.key)
+    const hits = parts.graph.expand(seeds, pool, accepts)
+    rankings.push({ channel: "citations", keys: hits.map((h) => h.key) })
+  }
+  for (const { channel, keys } of rankings) channelCounts[channel] = keys.length
+  return { hits: reciprocalRankFusion(rankings), similarity, dense, channelCounts }
+}
+
+/**
+ * Late-interaction rerank of the first RERANK_DEPTH fused hits. The reranker's order is fused
+ * with the retrieval order by the same reciprocal-rank rule (each counts 1 / (RRF_K + rank)),
+ * rather than replacing it: the reranker sees only the candidate texts, while the fused order
+ * also carries the citation graph's evidence, which text similarity cannot see. Ties keep the
+ * fused order; the hits past the head follow unchanged.
+ */
+export const applyRerank = (hits: ReadonlyArray<FusedHit>, scores: ReadonlyMap<number, number>): Array<FusedHit & { rerank?: number }> => {
+  const head = hits.slice(0, RERANK_DEPTH).map((h, i) => ({ h, i, s: scores.get(h.key) ?? -Infinity }))
+  const byScore = [...head].sort((a, b) => b.s - a.s || a.i - b.i)
+  const rerankRank = new Map(byScore.map((x, r) => [x.h.key, r + 1]))
+  const fused = head
+    .map((x) => ({ ...x, r: rerankRank.get(x.h.key)!, f: 1 / (RRF_K + x.i + 1) + 1 / (RRF_K + rerankRank.get(x.h.key)!) }))
+    .sort((a, b) => b.f - a.f || a.i - b.i)
+  return [
+    ...fused.map(({ h, s, r }) => ({ ...h, ranks: { ...h.ranks, rerank: r }, rerank: Number.isFinite(s) ? s : undefined })),
+    ...hits.slice(RERANK_DEPTH)
+  ]
+}

@@ -1,0 +1,147 @@
+/** The pure parts of retrieval: rank fusion, the citation channel, filter bounds and BM25 over the stage's files. */
+import { describe, expect, inject, it } from "vitest"
+import { CitationGraph } from "../../core/search/citations.ts"
+import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
+import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
+import type { SearchCorpus } from "../../core/search/corpus.ts"
+import { applyRerank } from "../../core/search/retrieve.ts"
+import { TopK } from "../../core/search/top-k.ts"
+
+describe("reciprocal-rank fusion", () => {
+  it("orders by the sum of 1/(k + rank) over channels", () => {
+    const fused = reciprocalRankFusion([
+      { channel: "dense", keys: [1, 2, 3] },
+      { channel: "lexical", keys: [3, 4, 1] }
+    ])
+    // 1: 1/61 + 1/63, 3: 1/63 + 1/61 → tie, broken by best rank (both 1) then key; 2: 1/62; 4: 1/62.
+    expect(fused.map((h) => h.key)).toEqual([1, 3, 2, 4])
+    expect(fused[0].score).toBeCloseTo(1 / (RRF_K + 1) + 1 / (RRF_K + 3))
+    expect(fused[0].ranks).toEqual({ dense: 1, lexical: 3 })
+    expect(fused.map((h) => h.legs)).toEqual([2, 2, 1, 1])
+  })
+
+  it("a document found by two channels outranks one found at the top of a single channel", () => {
+    const fused = reciprocalRankFusion([
+      { channel: "dense", keys: [10, 20] },
+      { channel: "citations", keys: [20] },
+      { channel: "lexical", keys: [30, 20] }
+    ])
+    expect(fused[0].key).toBe(20)
+    expect(fused[0].legs).toBe(3)
+  })
+
+  it("weights scale a channel's votes", () => {
+    const fused = reciprocalRankFusion([
+      { channel: "a", keys: [1] },
+      { channel: "b", keys: [2], weight: 2 }
+    ])
+    expect(fused.map((h) => h.key)).toEqual([2, 1])
+  })
+
+  it("rerank fuses the reranker's order with the fused order by the same reciprocal-rank rule", () => {
+    const fused = reciprocalRankFusion([{ channel: "dense", keys: [1, 2, 3, 4] }])
+    const out = applyRerank(fused, new Map([[1, 0], [2, 0.1], [3, 0.8], [4, 0.9]]))
+    // 1: 1/61 + 1/64 = 4: 1/64 + 1/61 (tie → fused order) > 2: 1/62 + 1/63 = 3.
+    expect(out.map((h) => h.key)).toEqual([1, 4, 2, 3])
+    expect(out.map((h) => h.ranks.rerank)).toEqual([4, 1, 3, 2])
+    expect(out.map((h) => h.rerank)).toEqual([0, 0.9, 0.1, 0.8])
+  })
+})
+
+describe("citation channel", () => {
+  it("weights examiner citations above applicant citations, and follows citers and co-citations", () => {
+    // 0 = seed; it cites 1 (examiner) and 2 (applicant); 3 cites the seed and also 4.
+    const g = new CitationGraph(6, [
+      { citing: 0, cited: 1, examiner: true },
+      { citing: 0, cited: 2, examiner: false },
+      { citing: 3, cited: 0, examiner: true },
+      { citing: 3, cited: 4, examiner: true },
+      { citing: 5, cited: 1, examiner: true }
+    ])
+    const ranked = g.expand([0], 10).map((h) => h.key)
+    expect(ranked.slice(0, 2)).toEqual([1, 3])
+    expect(ranked).toContain(2)
+    expect(ranked).toContain(4)
+    expect(ranked.indexOf(2)).toBeLessThan(ranked.length)
+    expect(ranked).not.toContain(5)
+  })
+
+  it("respects the admission predicate and drops self-citations", () => {
+    const g = new CitationGraph(3, [
+      { citing: 0, cited: 0, examiner: true },
+      { citing: 0, cited: 1, examiner: true },
+      { citing: 0, cited: 2, examiner: true }
+    ])
+    expect(g.edgeCount).toBe(2)
+    expect(g.expand([0], 10, (k) => k !== 1).map((h) => h.key)).toEqual([2])
+  })
+})
+
+describe("filters", () => {
+  it("reads YYYY, YYYY-MM and YYYY-MM-DD as periods", () => {
+    expect(periodStart("2015")).toBe(20150101)
+    expect(periodEnd("2015")).toBe(20151231)
+    expect(periodStart("2016-02")).toBe(20160201)
+    expect(periodEnd("2016-02")).toBe(20160229)
+    expect(periodEnd("2015-02")).toBe(20150228)
+    expect(periodStart("2015-06-10")).toBe(20150610)
+    expect(periodEnd("2015-06-10")).toBe(20150610)
+  })
+
+  const corpus: SearchCorpus = {
+    size: 4,
+    vectorCount: 4,
+    appNums: ["a", "b", "c", "d"],
+    keyOf: new Map(),
+    filed: Int32Array.from([20141231, 20150101, 20160615, 0]),
+    country: Uint16Array.from([1, 1, 2, 1]),
+    countries: ["", "US", "EP"],
+    cpcOffsets: Uint32Array.from([0, 1, 1, 3, 3]),
+    cpcIds: Uint16Array.from([0, 0, 1]),
+    subclasses: ["G06F", "H04L"]
+  }
+  const admitted = (f: Parameters<typeof compileFilter>[1]) => [0, 1, 2, 3].filter(compileFilter(corpus, f).accepts)
+
+  it("applies year-only bounds exclusively and drops undated references", () => {
+    expect(admitted({ filedBefore: "2015" })).toEqual([0])
+    expect(admitted({ filedAfter: "2014" })).toEqual([1, 2])
+    expect(admitted({ filedAfter: "2015-12-31" })).toEqual([2])
+  })
+
+  it("cpc3 excludes references without CPC data; country matches case-insensitively", () => {
+    expect(admitted({ cpc3: ["H04L"] })).toEqual([2])
+    expect(admitted({ cpc3: ["G06F"] })).toEqual([0, 2])
+    expect(admitted({ country: "us" })).toEqual([0, 1, 3])
+    expect(compileFilter(corpus, {}).active).toBe(false)
+  })
+})
+
+describe("top-k selection", () => {
+  it("keeps the k best, ties to the smaller key", () => {
+    const t = new TopK(3)
+    for (const [k, s] of [[5, 1], [1, 3], [2, 3], [3, 0.5], [4, 2], [0, 3]]) t.push(k, s)
+    expect(t.sorted().map((h) => h.key)).toEqual([0, 1, 2])
+  })
+})
+
+describe("BM25 over the lexical stage's files", () => {
+  it("scores a title's own words highest for that application", async () => {
+    const { openSearchState } = await import("../../core/search/open.ts")
+    const { sampleQuery } = await import("./sample-db.ts")
+    const { DuckDBInstance } = await import("@duckdb/node-api")
+    const versionDir = inject("sampleArtifacts")
+    const db = await DuckDBInstance.create(":memory:")
+    const c = await db.connect()
+    for (const [view, file] of [["applications", "tables/applications"], ["cpc_assignments", "tables/cpc_assignments"], ["citations", "tables/citations"], ["vectors", "index/vectors"], ["lexical_terms", "lexical/lexical_terms"], ["lexical_docs", "lexical/lexical_docs"]])
+      await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${versionDir}/${file}.parquet')`)
+    const state = await openSearchState(versionDir, async (sql) => (await c.runAndReadAll(sql)).getRowObjectsJS())
+    const [{ app_num, title }] = await sampleQuery<{ app_num: string; title: string }>(
+      versionDir,
+      `SELECT app_num, title FROM applications WHERE length(title) > 60 ORDER BY app_num LIMIT 1`
+    )
+    const hits = await state.lexical!.search(title, 5)
+    expect(state.corpus.appNums[hits[0].key]).toBe(app_num)
+    await state.close()
+    c.closeSync()
+  })
+})
