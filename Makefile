@@ -43,7 +43,12 @@ bench: install
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/patent-map.ts
+	$(TSX) bench/retrieval.ts
 	$(TSX) bench/api-throughput.ts
+
+## Runs the analyst notebooks against the current artifacts (tables and SVG charts in notebooks/out/).
+notebooks: install
+	$(TSX) notebooks/run-all.ts --catalog $(ARTIFACTS)/current/catalog.duckdb
 
 synth: install
 	$(TSX) pipeline/synth/main.ts --n $(N) --out "$(OUT)" --seed $(SEED)

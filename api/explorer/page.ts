@@ -71,7 +71,9 @@ export const explorerPage = `<!doctype html>
   const fit = () => {
     const all = state.points.length ? state.points : [{ x: 0, y: 0, z: 0 }];
     const mean = ["x", "y", "z"].map((d) => all.reduce((s, p) => s + p[d], 0) / all.length);
-    const extent = Math.max(1e-9, ...all.map((p) => Math.hypot(p.x - mean[0], p.y - mean[1], p.z - mean[2])));
+    // Fit the 90th-percentile radius, not the farthest point: a few outliers would shrink the bulk to a dot.
+    const radii = all.map((p) => Math.hypot(p.x - mean[0], p.y - mean[1], p.z - mean[2])).sort((a, b) => a - b);
+    const extent = Math.max(1e-9, radii[Math.floor(0.9 * (radii.length - 1))]);
     state.centre = mean; state.scale = 1 / extent;
   };
 

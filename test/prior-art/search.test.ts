@@ -204,6 +204,8 @@ describe("caches", () => {
     expect(again.json.data.metadata.cache.results).toBe("hit")
     expect(again.json.data.specifications).toEqual(first.json.data.specifications)
     expect(again.json.data.metadata.request_id).not.toBe(first.json.data.metadata.request_id)
+    // Without a caller-supplied id, the body quotes the id the response header carries.
+    expect(again.json.data.metadata.request_id).toBe(again.headers.get("x-request-id"))
   })
 
   it("a different option is a different entry; the query vector is reused from its own layer", async () => {

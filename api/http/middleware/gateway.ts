@@ -9,7 +9,7 @@
  * Installed with HttpApiBuilder.middleware, so it wraps the router and sees handler failures
  * (including HttpApiDecodeError) before HttpApi would encode them itself.
  */
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Headers, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option, Runtime } from "effect"
 import { ArtifactStore } from "../../artifacts/ArtifactStore.ts"
 import { authenticate, type Caller } from "../../auth/authenticate.ts"
@@ -124,7 +124,10 @@ export const gateway = Effect.gen(function* () {
       } else {
         drain.enter()
         const seen: { caller?: Caller } = {}
-        outcome = yield* pipeline(request, path, seen).pipe(
+        // Handlers see the id this response will carry (prior-art bodies quote it as request_id).
+        const tagged = request.modify({ headers: Headers.set(request.headers, "x-request-id", requestId) })
+        outcome = yield* pipeline(tagged, path, seen).pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, tagged),
           Effect.catchAll((e) => Effect.succeed({ response: failureResponse(e), route: routeLabel(request.method, path), caller: seen.caller })),
           Effect.catchAllDefect((defect) =>
             Effect.zipRight(
