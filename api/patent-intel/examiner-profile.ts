@@ -5,25 +5,14 @@
  * breakdown keeps its ten largest codes.
  */
 import { Effect } from "effect"
-import { heavySections } from "../../core/prosecution/sections.ts"
+import { heavySections, profileSections } from "../../core/prosecution/sections.ts"
 import { NotFound } from "../domain/errors.ts"
 import { guardClaimsAnalysis, isObject, parseStored, str, technologyCenterOf, variantArtUnitSql, type Json, type Query } from "./stored.ts"
 
 export type HeavySection = (typeof heavySections)[number]
 export const WITHHELD_CODES_KEPT = 10
 
-const lightColumns = [
-  "portfolio",
-  "rejection_analytics",
-  "interview_metrics",
-  "rcex_metrics",
-  "timeline_metrics",
-  "strategic_insights",
-  "data_quality",
-  "claim_interpretation",
-  "percentile_rankings",
-  "claims_analysis"
-] as const
+const lightColumns = profileSections
 
 /** The examiner id is the slug of the surname-first name ("BRYANT, CHRISTIAN THOMAS" → bryant-christian-thomas). */
 export const examinerSlug = (s: string) =>

@@ -12,3 +12,17 @@ export const heavySections = [
 ] as const
 
 export type HeavySection = (typeof heavySections)[number]
+
+/** The examiner-profile sections served by default (SPEC 2.9), one stored JSON column each. */
+export const profileSections = [
+  "portfolio",
+  "rejection_analytics",
+  "interview_metrics",
+  "rcex_metrics",
+  "timeline_metrics",
+  "strategic_insights",
+  "data_quality",
+  "claim_interpretation",
+  "percentile_rankings",
+  "claims_analysis"
+] as const

@@ -4,6 +4,7 @@
  * every output and the endpoints answer 404 for ids it lacks instead of failing.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
+import { ensureTables } from "../stages/tables.ts"
 
 const inputTables: Readonly<Record<string, string>> = {
   mpep_sections: "section_id VARCHAR, title VARCHAR, chapter VARCHAR, revision VARCHAR, content VARCHAR, cross_refs VARCHAR[], source_file VARCHAR",
@@ -14,15 +15,4 @@ const inputTables: Readonly<Record<string, string>> = {
 }
 
 /** Creates an empty stand-in for every input table missing from the connection. Returns their names. */
-export const ensureGuidanceTables = async (conn: DuckDBConnection): Promise<string[]> => {
-  const present = new Set(
-    ((await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables`)).getRowsJS() as string[][]).map((r) => r[0])
-  )
-  const missing: string[] = []
-  for (const [name, columns] of Object.entries(inputTables)) {
-    if (present.has(name)) continue
-    await conn.run(`CREATE TABLE ${name} (${columns})`)
-    missing.push(name)
-  }
-  return missing
-}
+export const ensureGuidanceTables = (conn: DuckDBConnection): Promise<string[]> => ensureTables(conn, inputTables)

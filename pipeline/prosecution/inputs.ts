@@ -5,6 +5,7 @@
  * than failing the stage.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
+import { ensureTables } from "../stages/tables.ts"
 
 export const inputTables: Readonly<Record<string, string>> = {
   applications:
@@ -19,15 +20,4 @@ export const inputTables: Readonly<Record<string, string>> = {
 }
 
 /** Creates an empty stand-in for every input table missing from the connection. Returns their names. */
-export const ensureInputTables = async (conn: DuckDBConnection): Promise<string[]> => {
-  const present = new Set(
-    ((await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables`)).getRowsJS() as string[][]).map((r) => r[0])
-  )
-  const missing: string[] = []
-  for (const [name, columns] of Object.entries(inputTables)) {
-    if (present.has(name)) continue
-    await conn.run(`CREATE TABLE ${name} (${columns})`)
-    missing.push(name)
-  }
-  return missing
-}
+export const ensureInputTables = (conn: DuckDBConnection): Promise<string[]> => ensureTables(conn, inputTables)

@@ -32,3 +32,20 @@ export const copyToParquet = async (conn: DuckDBConnection, select: string, file
 }
 
 export { sqlString }
+
+/**
+ * Creates an empty stand-in (same columns) for every input table the build did not produce, so a
+ * stage over a partial corpus still writes all its outputs. Returns the names it stood in for.
+ */
+export const ensureTables = async (conn: DuckDBConnection, tables: Readonly<Record<string, string>>): Promise<string[]> => {
+  const present = new Set(
+    ((await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables`)).getRowsJS() as string[][]).map((r) => r[0])
+  )
+  const missing: string[] = []
+  for (const [name, columns] of Object.entries(tables)) {
+    if (present.has(name)) continue
+    await conn.run(`CREATE TABLE ${name} (${columns})`)
+    missing.push(name)
+  }
+  return missing
+}
