@@ -38,9 +38,14 @@ export interface PipelineOutcome {
   readonly manifest: Manifest
 }
 
+/** The underlying error, unwrapping Effect's UnknownException from tryPromise. */
+const rootCause = (e: unknown): unknown =>
+  e && typeof e === "object" && (e as { _tag?: string })._tag === "UnknownException" ? rootCause((e as { cause?: unknown }).cause) : e
+
 export class StageFailed extends Error {
   constructor(readonly stage: string, cause: unknown) {
-    super(`stage ${stage} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    const root = rootCause(cause)
+    super(`stage ${stage} failed: ${root instanceof Error ? root.message : String(root)}`, { cause: root })
   }
 }
 
