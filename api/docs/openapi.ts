@@ -8,6 +8,7 @@
 import { OpenApi } from "@effect/platform"
 import { PatentApi } from "../http/Api.ts"
 import { routeTable } from "../http/route-table.ts"
+import { routeExamples } from "./examples.ts"
 
 type Json = Record<string, any>
 
@@ -46,6 +47,12 @@ const finish = (spec: Json): Json => {
     op["x-permission"] = permission
     op["x-cache-control"] = cacheControl
     if (tool) op["x-mcp-tool"] = tool
+    const example = routeExamples[`${route.method} ${route.template}`]
+    for (const p of op.parameters ?? []) {
+      const value = p.in === "path" ? example?.params?.[p.name] : example?.query?.[p.name]
+      if (value !== undefined) p.example = value
+    }
+    if (example?.body !== undefined && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.body
     op.description = [
       metered ? "Metered: counts against the key's daily and monthly quota." : "Free: does not count against the quota.",
       `Permission: \`${permission}\`.`,
