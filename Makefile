@@ -44,6 +44,8 @@ bench: install
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/patent-map.ts
 	$(TSX) bench/retrieval.ts
+	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/prosecution-scale.ts
 	$(TSX) bench/api-throughput.ts
 
 ## Runs the analyst notebooks against the current artifacts (tables and SVG charts in notebooks/out/).
