@@ -42,7 +42,7 @@ bench: install
 	$(TSX) bench/ingest.ts --synth $(N)
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
-	$(TSX) bench/patent-map.ts
+	$(TSX) bench/patent-map.ts --points 1000000
 	$(TSX) bench/retrieval.ts
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/prosecution-scale.ts
