@@ -11,22 +11,11 @@ import { buildSections, bySequenceLength, type Sections } from "./sections.ts"
 import type { Rate } from "./statistics.ts"
 import { copyToParquet } from "../stages/tables.ts"
 
-export const lightSections = [
-  "portfolio",
-  "rejection_analytics",
-  "interview_metrics",
-  "rcex_metrics",
-  "timeline_metrics",
-  "strategic_insights",
-  "data_quality",
-  "claim_interpretation",
-  "percentile_rankings",
-  "claims_analysis",
-  "behavioral_patterns",
-  "by_sequence_length"
-] as const
+/** Sections built in TypeScript per examiner: the served profile sections plus two heavy ones. */
+export const lightSections = [...profileSections, "behavioral_patterns", "by_sequence_length"] as const
 
 export { heavySections } from "../../core/prosecution/sections.ts"
+import { profileSections } from "../../core/prosecution/sections.ts"
 
 /** Heavy sections that list applications or codes, built in SQL per examiner. */
 const heavySql = `
