@@ -36,7 +36,9 @@ serve: install
 
 test: install
 	npx tsc --noEmit -p .
-	npx vitest run
+	@mkdir -p .tmp
+	npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json
+	@node -e 'const r=require("./.tmp/vitest-report.json"); console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed, $${r.numPendingTests + r.numTodoTests} skipped`)'
 
 bench: install
 	$(TSX) bench/ingest.ts --synth $(N)
