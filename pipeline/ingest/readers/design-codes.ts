@@ -4,35 +4,20 @@
  * gaps are kept as published (division 03.25 is missing though its sections exist), so a
  * section's parent may name a code with no row of its own.
  */
-import { parse } from "csv-parse"
-import { Readable } from "node:stream"
 import { type CorpusReader, row, skip } from "../../../core/corpus/reader.ts"
+import { isSkip, tsvRecords } from "./tsv.ts"
 
 const COLUMNS = ["code", "level", "parent", "description", "guidelines", "excludes"]
 /** Level names by the number of two-digit groups in the code. */
 const LEVELS: Record<number, string> = { 1: "category", 2: "division", 3: "section" }
 
 export const designCodeReader: CorpusReader = async function* (file) {
-  // Descriptions contain quotes and asterisks; the manual is plain tab-separated, never quoted.
-  const parser = parse({ delimiter: "\t", quote: false, bom: true, info: true, relax_column_count: true, skip_empty_lines: true })
-  Readable.from(file.open()).pipe(parser)
-  let header: string[] | undefined
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    const at = `line ${info.lines}`
-    if (!header) {
-      header = record.map((h) => h.trim().toLowerCase())
-      if (!COLUMNS.every((c) => header!.includes(c))) {
-        yield skip(file.path, at, `header lacks ${COLUMNS.join(", ")}`)
-        return
-      }
+  for await (const r of tsvRecords(file, COLUMNS)) {
+    if (isSkip(r)) {
+      yield r
       continue
     }
-    if (record.length !== header.length) {
-      yield skip(file.path, at, `expected ${header.length} fields, found ${record.length}`)
-      continue
-    }
-    const field = (name: string) => (record[header!.indexOf(name)] ?? "").trim()
-    const optional = (name: string) => (field(name) === "" ? null : field(name))
+    const { at, field, optional } = r
     const code = field("code")
     if (!/^\d{2}(?:\.\d{2}){0,2}$/.test(code)) {
       yield skip(file.path, at, `not a design code: ${code.slice(0, 20)}`)
