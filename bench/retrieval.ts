@@ -21,7 +21,6 @@ import { spawn } from "node:child_process"
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as fsSync from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -30,6 +29,7 @@ import { startServer } from "../api/server.ts"
 import { indexedText } from "../core/encoder/document-text.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve } from "../core/search/retrieve.ts"
+import { startHub } from "../test/support/hub-process.ts"
 import { printTable, writeResult } from "./report.ts"
 
 const { values } = parseArgs({
@@ -93,33 +93,19 @@ const openDb = async (versionDir: string) => {
 // Hub
 // ---------------------------------------------------------------------------------------------
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
-
-const startHub = async (versionDir: string) => {
-  const url = `http://127.0.0.1:${await freePort()}`
-  const child = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
-    env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: versionDir, WARM_WINDOW_SECONDS: "3600" },
-    stdio: "ignore"
-  })
+/** A hub with encoder and reranker loaded, so latencies are warm ones. */
+const startWarmHub = async (versionDir: string) => {
+  const hub = await startHub(versionDir, { WARM_WINDOW_SECONDS: "3600" })
+  const url = hub.url
   const post = async (p: string, body?: unknown) =>
     (await fetch(`${url}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>
-  for (let i = 0; i < 600; i++) {
-    if (await fetch(`${url}/status`).then(() => true, () => false)) break
-    await new Promise((r) => setTimeout(r, 100))
-  }
   await post("/warmup?rerank=1")
   for (let i = 0; i < 1200; i++) {
     const s = (await (await fetch(`${url}/status`)).json()) as any
     if (s.ready && s.models.reranker) break
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { url, post, stop: () => child.kill("SIGTERM") }
+  return { url, post, stop: () => void hub.stop() }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,7 +170,7 @@ const quality = async (label: string, versionDir: string) => {
   await base.close()
   const held = new Set(queries.map((q) => q.key))
   const state: SearchState = await openSearchState(versionDir, db.rows, { dropEdge: (e) => held.has(e.citing) || held.has(e.cited) })
-  const hub = await startHub(versionDir)
+  const hub = await startWarmHub(versionDir)
   const vectors = new Map<number, Float32Array>()
   for (let i = 0; i < queries.length; i += 64) {
     const batch = queries.slice(i, i + 64)
@@ -248,7 +234,7 @@ const latency = async (versionDir: string) => {
     WHERE a.abstract IS NOT NULL ORDER BY hash(a.app_num) LIMIT ${LATENCY_QUERIES * 4 + 10}`)
   const [{ subclass }] = await db.rows(`SELECT subclass, count(DISTINCT app_num) n FROM cpc_assignments GROUP BY 1 ORDER BY n DESC LIMIT 1 OFFSET 20`)
   db.close()
-  const hub = await startHub(versionDir)
+  const hub = await startWarmHub(versionDir)
   const stateDir = fsSync.mkdtempSync(path.join(os.tmpdir(), "bench-retrieval-"))
   const key = await createKey(stateDir, { name: "bench", daily: 1e9, monthly: 1e9 })
   const server = await startServer({ port: 0, stateDir, hubUrl: hub.url, artifactsDir: versionDir, logRequests: false })

@@ -11,7 +11,6 @@
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -19,6 +18,7 @@ import { loadTextEncoder } from "../core/encoder/encoder.ts"
 import { createIndex, exactSearch, type Quantization } from "../core/index/hnsw.ts"
 import { seededRandom } from "../core/random.ts"
 import { fitFrame, MAP_SAMPLE } from "../pipeline/map/stage.ts"
+import { freePort } from "../test/support/hub-process.ts"
 import { printTable, writeResult } from "./report.ts"
 
 const { values } = parseArgs({
@@ -120,13 +120,8 @@ const mapBench = (n: number) => {
 }
 
 const hubColdStart = async (artifacts: string) => {
-  const port = await new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(p))
-    })
-  })
-  const url = `http://127.0.0.1:${port}`
+  // Spawned here rather than through startHub: the timing starts before the process does.
+  const url = `http://127.0.0.1:${await freePort()}`
   const t0 = performance.now()
   const hub = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
     env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifacts },

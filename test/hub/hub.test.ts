@@ -2,21 +2,12 @@
  * The inference hub as a real process over HTTP: Idle → Loading → Ready, the reranker only on
  * request, encoding and late-interaction reranking, and the idle unload (scale to zero).
  */
-import { spawn, type ChildProcess } from "node:child_process"
-import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { startHub, type HubProcess } from "../support/hub-process.ts"
 
 const versionDir = inject("sampleArtifacts")
-let hub: ChildProcess
+let hub: HubProcess
 let base: string
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 
 const get = async (p: string) => (await fetch(`${base}${p}`)).json() as Promise<any>
 const post = async (p: string, body?: unknown) =>
@@ -32,17 +23,10 @@ const until = async (f: () => Promise<boolean>, ms: number) => {
 }
 
 beforeAll(async () => {
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  hub = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
-    env: { ...process.env, HUB_URL: base, ARTIFACTS_DIR: versionDir, WARM_WINDOW_SECONDS: "3" },
-    stdio: "ignore"
-  })
-  expect(await until(() => fetch(`${base}/status`).then(() => true, () => false), 30_000)).toBe(true)
+  hub = await startHub(versionDir, { WARM_WINDOW_SECONDS: "3" })
+  base = hub.url
 })
-afterAll(() => {
-  hub?.kill("SIGTERM")
-})
+afterAll(() => hub?.stop())
 
 describe("inference hub", () => {
   it("moves from idle through loading to ready, loading the reranker only when asked", async () => {

@@ -4,9 +4,7 @@
  * without coordinates), an inference-hub child process, and DuckDB reads of the truth.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
-import { spawn, type ChildProcess } from "node:child_process"
 import * as fs from "node:fs/promises"
-import * as net from "node:net"
 import * as path from "node:path"
 import { ATLAS_FILE, buildAtlas } from "../../pipeline/atlas/stage.ts"
 
@@ -104,27 +102,4 @@ export const variant = async (sample: string) => {
   return { dir, unvectored: unvectored.app_num as string, citing, examiner }
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
-
-/** The inference hub as a child process over the given artifacts. */
-export const startHub = async (artifactsDir: string): Promise<{ url: string; stop: () => void }> => {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
-    env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifactsDir },
-    stdio: "ignore"
-  })
-  const end = Date.now() + 30_000
-  while (Date.now() < end) {
-    if (await fetch(`${url}/status`).then(() => true, () => false)) return { url, stop: () => child.kill("SIGTERM") }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  child.kill("SIGTERM")
-  throw new Error("the inference hub did not start")
-}
+export { startHub } from "../support/hub-process.ts"
