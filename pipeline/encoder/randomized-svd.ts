@@ -12,6 +12,7 @@
  * The re-orthonormalisation between power iterations is in orthonormalize.ts; ml-matrix does
  * the small symmetric eigen-decomposition at the end.
  */
+import { seededRandom } from "../../core/random.ts"
 import { EigenvalueDecomposition, Matrix } from "ml-matrix"
 import { dotProduct, orthonormalizeColumns } from "./orthonormalize.ts"
 
@@ -43,14 +44,7 @@ export interface TruncatedSvd {
 
 /** Seeded standard normals: mulberry32 uniforms through Box–Muller. */
 export const gaussianSource = (seed: number) => {
-  let a = seed >>> 0
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const uniform = seededRandom(seed)
   let spare: number | undefined
   return () => {
     if (spare !== undefined) {

@@ -4,6 +4,7 @@
  * order, byte for byte: the grant pass writes in issue order what the application pass wrote in
  * filing order, and a citing document can recompute the cheap facts of a cited one.
  */
+import { seededRandom } from "../../core/random.ts"
 
 /** murmur3's 32-bit finaliser: a bijective avalanche mix. */
 export const mix32 = (x: number): number => {
@@ -38,18 +39,11 @@ export const Stream = {
   numbers: 8
 } as const
 
-/** mulberry32: tiny, fast, good enough for synthetic data, and fully determined by its seed. */
+/** The project's seeded PRNG (core/random.ts) with the draws synthetic documents need. */
 export class Rng {
-  private s: number
+  readonly next: () => number
   constructor(seed: number) {
-    this.s = seed | 0
-  }
-
-  next(): number {
-    const t0 = (this.s = (this.s + 0x6d2b79f5) | 0)
-    let t = Math.imul(t0 ^ (t0 >>> 15), t0 | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    this.next = seededRandom(seed)
   }
 
   /** An integer in [0, n). */
