@@ -10,6 +10,7 @@ import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect, Option } from "effect"
+import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
 import { Settings } from "../config.ts"
 import { CorpusUnavailable } from "../domain/errors.ts"
@@ -22,30 +23,19 @@ export interface ServedVersion {
 }
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
-const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`
-
-const parquetFiles = async (dir: string, rel = ""): Promise<string[]> => {
-  const out: string[] = []
-  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-    const r = path.join(rel, e.name)
-    if (e.isDirectory() && !e.name.startsWith(".")) out.push(...(await parquetFiles(dir, r)))
-    else if (e.isFile() && e.name.endsWith(".parquet")) out.push(r)
-  }
-  return out.sort()
-}
 
 const openVersion = async (artifactsDir: string): Promise<ServedVersion> => {
   const versionDir = await fs.realpath(artifactsDir)
   const manifest = await Effect.runPromise(decodeManifest(JSON.parse(await fs.readFile(path.join(versionDir, "manifest.json"), "utf8"))))
   // Every Parquet file of the version is a view named by its file name: tables/applications.parquet
   // → applications, prosecution/examiner_statistics.parquet → examiner_statistics, …
-  const files = await parquetFiles(versionDir)
+  const files = await parquetFilesOf(versionDir)
   const instance = await DuckDBInstance.create(":memory:")
   const connection = await instance.connect()
   try {
     for (const file of files) {
       const table = path.basename(file, ".parquet")
-      await connection.run(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM read_parquet(${quoteLiteral(path.join(versionDir, file))})`)
+      await connection.run(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM read_parquet(${sqlString(path.join(versionDir, file))})`)
     }
   } finally {
     connection.closeSync()

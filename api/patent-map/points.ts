@@ -3,6 +3,7 @@
  * joined with the application's art unit, filing date, title and CPC section (the main symbol's
  * section, else the alphabetically first symbol's: the atlas stage uses the same rule).
  */
+import { sqlString } from "../../core/artifacts/files.ts"
 
 export interface PointRow {
   readonly key: number
@@ -18,7 +19,6 @@ export interface PointRow {
 
 export const POINT_TABLES = ["coordinates", "applications", "cpc_assignments"] as const
 
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 /** Coordinates rows chosen by key or application number, with their attributes, in key order. */
 export const pointsSql = (where: { readonly keys: ReadonlyArray<number> } | { readonly appNums: ReadonlyArray<string> } | { readonly keyBelow: number }) => {
@@ -26,7 +26,7 @@ export const pointsSql = (where: { readonly keys: ReadonlyArray<number> } | { re
     "keys" in where
       ? `key IN (${where.keys.map((k) => Math.trunc(k)).join(",") || "NULL"})`
       : "appNums" in where
-        ? `app_num IN (${where.appNums.map(quote).join(",") || "NULL"})`
+        ? `app_num IN (${where.appNums.map(sqlString).join(",") || "NULL"})`
         : `key < ${Math.trunc(where.keyBelow)}`
   return `
     WITH c AS (SELECT key, app_num, x, y, z FROM coordinates WHERE ${filter}),

@@ -10,18 +10,7 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
-
-const parquetFiles = async (dir: string, rel = ""): Promise<string[]> => {
-  const out: string[] = []
-  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name)
-    if (e.isDirectory()) out.push(...(await parquetFiles(dir, r)))
-    else if (e.name.endsWith(".parquet")) out.push(r)
-  }
-  return out.sort()
-}
+import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 
 export const writeCatalog = async (versionDir: string) => {
   const file = path.join(versionDir, "catalog.duckdb")
@@ -30,7 +19,7 @@ export const writeCatalog = async (versionDir: string) => {
   const db = await DuckDBInstance.create(file)
   const conn = await db.connect()
   try {
-    for (const rel of await parquetFiles(versionDir)) {
+    for (const rel of await parquetFilesOf(versionDir)) {
       const view = path.basename(rel, ".parquet").replace(/[^a-z0-9_]/gi, "_")
       await conn.run(
         `CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${sqlString(path.join(versionDir, rel))})`

@@ -7,13 +7,13 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3"
 import { Config, Data, Effect, Option } from "effect"
-import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Readable } from "node:stream"
 import { createGunzip } from "node:zlib"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
+import { sha256OfFile } from "../stages/fingerprint.ts"
 
 export class CorpusUnreadable extends Data.TaggedError("CorpusUnreadable")<{
   readonly location: string
@@ -49,15 +49,6 @@ const toPosix = (p: string) => p.split(path.sep).join("/")
 
 /** Files that describe the corpus rather than belong to it. */
 const isCorpusData = (rel: string) => !/(^|\/)(README\.md|\.DS_Store)$/i.test(rel)
-
-const sha256File = (file: string) =>
-  new Promise<string>((resolve, reject) => {
-    const h = createHash("sha256")
-    createReadStream(file)
-      .on("data", (c) => h.update(c))
-      .on("error", reject)
-      .on("end", () => resolve(h.digest("hex")))
-  })
 
 async function* walk(dir: string): AsyncGenerator<string> {
   const entries = await fs.readdir(dir, { withFileTypes: true })
@@ -102,7 +93,7 @@ export class CorpusStore extends Effect.Service<CorpusStore>()("CorpusStore", {
               const rel = toPosix(path.relative(loc.root, full))
               if (!isCorpusData(rel)) continue
               const s = await fs.stat(full)
-              out.push({ path: rel, size: s.size, fingerprint: `sha256:${await sha256File(full)}` })
+              out.push({ path: rel, size: s.size, fingerprint: `sha256:${await sha256OfFile(full)}` })
             }
             return out
           }

@@ -9,6 +9,7 @@ import { DuckDBConnection } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { sqlString } from "../../core/artifacts/files.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
 import { SkipTally, type Stage, type StageResult } from "../stages/Stage.ts"
@@ -32,8 +33,6 @@ const peek = async (file: CorpusFile) => {
   }
   return { head: Buffer.from(head.subarray(0, 4096)).toString("utf8"), file: replay }
 }
-
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 /** Order-independent hash of a table's rows (equal tables → equal hash, whatever the row order). */
 const contentHash = async (conn: DuckDBConnection, table: string) => {

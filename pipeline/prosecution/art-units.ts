@@ -13,8 +13,8 @@ import type { Aggregates } from "./aggregates.ts"
 import { emptyAggregates } from "./aggregates.ts"
 import { buildSections } from "./sections.ts"
 import { copyToParquet } from "../stages/tables.ts"
+import { sqlString } from "../../core/artifacts/files.ts"
 
-const sqlStr = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 export const TITLE_SOURCE_DERIVED = "derived from CPC mix"
 export const TITLE_SOURCE_NONE = "unavailable (no CPC data for this art unit)"
@@ -69,7 +69,7 @@ const keywordsSql = (stop: ReadonlyArray<string>) => `
   WITH w AS (
     SELECT art_unit, unnest(regexp_extract_all(lower(title), '[a-z][a-z0-9-]{2,}')) AS word
     FROM app_stats WHERE art_unit IS NOT NULL AND title IS NOT NULL),
-  f AS (SELECT art_unit, word, count(*) AS tf FROM w WHERE word NOT IN (${stop.map(sqlStr).join(", ")}) GROUP BY ALL),
+  f AS (SELECT art_unit, word, count(*) AS tf FROM w WHERE word NOT IN (${stop.map(sqlString).join(", ")}) GROUP BY ALL),
   df AS (SELECT word, count(*) AS df FROM f GROUP BY word),
   n AS (SELECT count(DISTINCT art_unit) AS units FROM f),
   scored AS (

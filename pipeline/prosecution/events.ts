@@ -20,6 +20,7 @@
  * and the TypeScript classifier used in tests (classifyEvent); a test checks they agree on
  * every code of the sample.
  */
+import { sqlString } from "../../core/artifacts/files.ts"
 
 export type Milestone =
   | "non_final_rejection"
@@ -150,7 +151,6 @@ export const classifyEvent = (code: string | null | undefined, description: stri
   return "other"
 }
 
-const sqlStr = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 /** A DuckDB CASE expression giving the milestone of a row with columns `code` and `description`. */
 export const sqlMilestoneCase = (code = "code", description = "description") => {
@@ -158,11 +158,11 @@ export const sqlMilestoneCase = (code = "code", description = "description") => 
   const whens = milestoneRules.flatMap((r) => {
     const out: string[] = []
     const conds: string[] = []
-    if (r.codes?.length) conds.push(`${c} IN (${r.codes.map(sqlStr).join(", ")})`)
-    if (r.codePattern) conds.push(`regexp_full_match(${c}, ${sqlStr(r.codePattern)})`)
-    if (conds.length) out.push(`WHEN ${conds.join(" OR ")} THEN ${sqlStr(r.milestone)}`)
+    if (r.codes?.length) conds.push(`${c} IN (${r.codes.map(sqlString).join(", ")})`)
+    if (r.codePattern) conds.push(`regexp_full_match(${c}, ${sqlString(r.codePattern)})`)
+    if (conds.length) out.push(`WHEN ${conds.join(" OR ")} THEN ${sqlString(r.milestone)}`)
     if (r.descriptionPattern)
-      out.push(`WHEN ${c} IS NULL AND regexp_matches(trim(${description}), ${sqlStr(r.descriptionPattern)}, 'i') THEN ${sqlStr(r.milestone)}`)
+      out.push(`WHEN ${c} IS NULL AND regexp_matches(trim(${description}), ${sqlString(r.descriptionPattern)}, 'i') THEN ${sqlString(r.milestone)}`)
     return out
   })
   return `CASE ${whens.join("\n  ")} ELSE 'other' END`
@@ -174,4 +174,4 @@ export const rejections: ReadonlyArray<Milestone> = ["non_final_rejection", "fin
 export const interviews: ReadonlyArray<Milestone> = ["interview", "interview_applicant_initiated", "interview_examiner_initiated"]
 export const ptabDecisions: ReadonlyArray<Milestone> = ["ptab_affirmed", "ptab_affirmed_in_part", "ptab_reversed"]
 
-export const sqlList = (ms: ReadonlyArray<string>) => `(${ms.map(sqlStr).join(", ")})`
+export const sqlList = (ms: ReadonlyArray<string>) => `(${ms.map(sqlString).join(", ")})`

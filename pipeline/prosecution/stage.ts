@@ -23,6 +23,7 @@ import { writeCpcRouting } from "./cpc-routing.sql.ts"
 import { writeExaminerStatistics } from "./examiners.ts"
 import { factsSql } from "./facts.sql.ts"
 import { ensureInputTables } from "./inputs.ts"
+import { sqlString } from "../../core/artifacts/files.ts"
 
 export const prosecutionOutputs = {
   cpc_routing: "prosecution/cpc_routing.parquet",
@@ -42,7 +43,7 @@ export const prosecutionStage: Stage = {
       const spill = path.join(ctx.workDir, ".staging", "prosecution")
       return withTables(ctx.workDir, async (conn) => {
         // Let DuckDB spill to disk beside the build instead of holding every intermediate in memory.
-        await conn.run(`SET temp_directory = '${spill.replace(/'/g, "''")}'`)
+        await conn.run(`SET temp_directory = ${sqlString(spill)}`)
         await conn.run(`SET preserve_insertion_order = false`)
         const notes: string[] = []
         const missing = await ensureInputTables(conn)

@@ -5,8 +5,8 @@
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { sqlString } from "../../core/artifacts/files.ts"
 
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 export const withTables = async <A>(workDir: string, f: (conn: DuckDBConnection) => Promise<A>): Promise<A> => {
   const db = await DuckDBInstance.create(":memory:")

@@ -3,25 +3,16 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { describe, expect, inject, it } from "vitest"
+import { parquetFilesOf } from "../../core/artifacts/files.ts"
 
 const versionDir = inject("sampleArtifacts")
-
-const parquetFiles = async (dir: string, rel = ""): Promise<string[]> => {
-  const out: string[] = []
-  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name)
-    if (e.isDirectory()) out.push(...(await parquetFiles(dir, r)))
-    else if (e.name.endsWith(".parquet")) out.push(r)
-  }
-  return out
-}
 
 describe("artifacts/README.md", () => {
   it("names every Parquet table and every column", async () => {
     const readme = await fs.readFile("artifacts/README.md", "utf8")
     const conn = await (await DuckDBInstance.create(":memory:")).connect()
     const missing: string[] = []
-    for (const rel of await parquetFiles(versionDir)) {
+    for (const rel of await parquetFilesOf(versionDir)) {
       const table = path.basename(rel, ".parquet")
       if (!readme.includes(table)) missing.push(table)
       const cols = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${path.join(versionDir, rel)}')`)).getRows().map((r) => String(r[0]))

@@ -1,0 +1,20 @@
+/**
+ * The Parquet files of an artifact version, relative to its folder: what the catalog, the API
+ * and analysts expose as views (one per file, named by its file name). Hidden folders (staging
+ * leftovers) are skipped.
+ */
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+
+export const parquetFilesOf = async (versionDir: string, rel = ""): Promise<string[]> => {
+  const out: string[] = []
+  for (const e of await fs.readdir(path.join(versionDir, rel), { withFileTypes: true }).catch(() => [])) {
+    const r = path.join(rel, e.name)
+    if (e.isDirectory() && !e.name.startsWith(".")) out.push(...(await parquetFilesOf(versionDir, r)))
+    else if (e.isFile() && e.name.endsWith(".parquet")) out.push(r)
+  }
+  return out.sort()
+}
+
+/** A string as a SQL literal (for file paths in DuckDB statements). */
+export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
