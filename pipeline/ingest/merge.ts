@@ -24,6 +24,20 @@ const bestDoc = (raw: string, key = "app_num") => `
   SELECT ${key}, arg_min(source, (${prio()}, (_doc, _seq))) AS b_source, arg_min(_file, (${prio()}, (_doc, _seq))) AS b_file
   FROM ${raw} GROUP BY ${key}`
 
+/** The value a column has in the document's first row for the group (rows of one document are ordered). */
+const first = (col: string) => `arg_min(r.${col}, (r._doc, r._seq))`
+
+/**
+ * A document-shaped table taken whole from each application's best (source, file), one row per
+ * (app_num, key); `columns` maps output columns to aggregates over the alias `r`.
+ */
+const fromBestDocument = (raw: string, key: string, columns: Readonly<Record<string, string>>) => `
+      WITH best AS (${bestDoc(raw)})
+      SELECT r.app_num, r.${key}, ${Object.entries(columns).map(([name, expr]) => `${expr} AS ${name}`).join(", ")},
+        any_value(r.source) AS source
+      FROM ${raw} r JOIN best b ON r.app_num = b.app_num AND r.source = b.b_source AND r._file = b.b_file
+      GROUP BY r.app_num, r.${key}`
+
 export interface PublishedTable {
   readonly name: string
   /** SELECT producing the table from the raw_* staging tables. */
@@ -81,32 +95,30 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
   {
     name: "claims",
     orderBy: "app_num, claim_num",
-    select: `
-      WITH best AS (${bestDoc("raw_claims")})
-      SELECT c.app_num, c.claim_num, arg_min(c.text, (c._doc, c._seq)) AS text, arg_min(c.depends_on, (c._doc, c._seq)) AS depends_on,
-        arg_min(c.is_independent, (c._doc, c._seq)) AS is_independent, any_value(c.source) AS source
-      FROM raw_claims c JOIN best b ON c.app_num = b.app_num AND c.source = b.b_source AND c._file = b.b_file
-      GROUP BY c.app_num, c.claim_num`
+    select: fromBestDocument("raw_claims", "claim_num", {
+      text: first("text"),
+      depends_on: first("depends_on"),
+      is_independent: first("is_independent")
+    })
   },
   {
     name: "description_paragraphs",
     orderBy: "app_num, seq",
-    select: `
-      WITH best AS (${bestDoc("raw_description_paragraphs")})
-      SELECT d.app_num, d.seq, arg_min(d.para_num, (d._doc, d._seq)) AS para_num, arg_min(d.heading, (d._doc, d._seq)) AS heading,
-        arg_min(d.text, (d._doc, d._seq)) AS text, any_value(d.source) AS source
-      FROM raw_description_paragraphs d JOIN best b ON d.app_num = b.app_num AND d.source = b.b_source AND d._file = b.b_file
-      GROUP BY d.app_num, d.seq`
+    select: fromBestDocument("raw_description_paragraphs", "seq", {
+      para_num: first("para_num"),
+      heading: first("heading"),
+      text: first("text")
+    })
   },
   {
     name: "cpc_assignments",
     orderBy: "app_num, is_main DESC, is_inventive DESC, symbol",
-    select: `
-      WITH best AS (${bestDoc("raw_cpc_assignments")})
-      SELECT c.app_num, c.symbol, any_value(c.subclass) AS subclass, any_value(c.section) AS section,
-        bool_or(c.is_inventive) AS is_inventive, bool_or(c.is_main) AS is_main, any_value(c.source) AS source
-      FROM raw_cpc_assignments c JOIN best b ON c.app_num = b.app_num AND c.source = b.b_source AND c._file = b.b_file
-      GROUP BY c.app_num, c.symbol`
+    select: fromBestDocument("raw_cpc_assignments", "symbol", {
+      subclass: "any_value(r.subclass)",
+      section: "any_value(r.section)",
+      is_inventive: "bool_or(r.is_inventive)",
+      is_main: "bool_or(r.is_main)"
+    })
   },
   {
     name: "citations",
@@ -155,12 +167,11 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
   {
     name: "prosecution_events",
     orderBy: "app_num, seq",
-    select: `
-      WITH best AS (${bestDoc("raw_prosecution_events")})
-      SELECT e.app_num, e.seq, TRY_CAST(arg_min(e.event_date, (e._doc, e._seq)) AS DATE) AS event_date, arg_min(e.code, (e._doc, e._seq)) AS code,
-        arg_min(e.description, (e._doc, e._seq)) AS description, any_value(e.source) AS source
-      FROM raw_prosecution_events e JOIN best b ON e.app_num = b.app_num AND e.source = b.b_source AND e._file = b.b_file
-      GROUP BY e.app_num, e.seq`
+    select: fromBestDocument("raw_prosecution_events", "seq", {
+      event_date: `TRY_CAST(${first("event_date")} AS DATE)`,
+      code: first("code"),
+      description: first("description")
+    })
   },
   {
     name: "office_actions",
