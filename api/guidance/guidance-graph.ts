@@ -28,10 +28,12 @@ export const parseNodeId = (nodeId: string): { corpus: "mpep" | "epo"; sectionId
 export const getGuidanceGraph = (query: Query, nodeId: string, limit: number) =>
   Effect.gen(function* () {
     const parsed = parseNodeId(nodeId)
+    // Without an mpep-/epo- prefix no corpus can hold the node, whatever is served (SPEC 4.6).
+    if (!parsed) return yield* Effect.fail(new NotFound({ message: `no guidance node ${nodeId}: ids start with mpep- or epo-` }))
     const tables = ["guidance_nodes", "guidance_edges"]
     const [node] = yield* query(
       `SELECT node_id, corpus, in_degree, out_degree, is_hub FROM guidance_nodes WHERE corpus = $1 AND section_id = $2 LIMIT 1`,
-      [parsed?.corpus ?? "", parsed?.sectionId ?? nodeId],
+      [parsed.corpus, parsed.sectionId],
       tables
     )
     if (!node) return yield* Effect.fail(new NotFound({ message: `no guidance node ${nodeId}: ids are mpep-<section> or epo-<section> of a section in the corpus` }))
