@@ -26,7 +26,6 @@ export type SuppressionRule =
   | "step-reference"
   | "verb-nominalization"
   | "role-designation"
-  | "preamble-context"
 
 export interface AntecedentIssue {
   readonly claimNumber: number
