@@ -132,7 +132,9 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
           arg_min(source, (${prio()}, _doc, _seq)) AS source
         FROM raw_citations GROUP BY citing_app, cited_doc),
       pubs AS (SELECT pub_num, min(app_num) AS app_num FROM raw_application_records WHERE pub_num IS NOT NULL GROUP BY pub_num)
-      SELECT c.*, pubs.app_num AS cited_app FROM c LEFT JOIN pubs ON pubs.pub_num = c.cited_doc`
+      SELECT c.*, pubs.app_num AS cited_app FROM c LEFT JOIN pubs ON pubs.pub_num = c.cited_doc
+      -- Some sources list the application's own pre-grant publication among its references: not prior art.
+      WHERE pubs.app_num IS DISTINCT FROM c.citing_app`
   },
   {
     name: "continuity",
