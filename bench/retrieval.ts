@@ -7,15 +7,21 @@
  * from what is searched, and every citation edge touching any query is removed from the citation
  * graph, so the graph channel cannot simply read the answer. Relevant = the query's
  * examiner-cited references in the corpus (where a corpus has too few of those, all its cited
- * references, and the table says so). Five configurations: BM25 alone, dense alone,
- * dense+citations, hybrid (dense+citations+BM25), hybrid+rerank (the hub's late-interaction
+ * references, and the table says so). Six configurations: BM25 alone, dense alone (one k-NN
+ * search), dense+feedback (k-NN again with pseudo-relevance feedback, core/search/feedback.ts),
+ * dense+citations (feedback and the citation graph: the product's plain search), hybrid
+ * (dense+citations+BM25), hybrid+rerank (the hub's late-interaction
  * reranker over the top 50). Metrics: recall@10, recall@100, MRR (within the top 100).
  *
  * Latency, on the synthetic corpus through the real API server (HTTP, auth, quota, caches)
  * with a warm hub: p50/p99 for plain, hybrid, rerank and filtered searches, each query new to
  * both cache layers.
  *
- *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000] [--queries 300] [--latency 200]
+ * The latency corpus is separate (default 1,000,000 synthetic applications; the first run builds
+ * it, which takes about an hour on 2 cores, and later runs reuse it).
+ *
+ *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
+ *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only]
  */
 import { spawn } from "node:child_process"
 import { DuckDBInstance } from "@duckdb/node-api"
@@ -37,6 +43,8 @@ const { values } = parseArgs({
     sample: { type: "string", default: ".tmp/test-artifacts/current" },
     "synth-artifacts": { type: "string" },
     "synth-n": { type: "string", default: "20000" },
+    "latency-artifacts": { type: "string" },
+    "latency-n": { type: "string", default: "1000000" },
     queries: { type: "string", default: "300" },
     latency: { type: "string", default: "200" },
     "quality-only": { type: "boolean", default: false }
@@ -61,9 +69,9 @@ const sampleDir = async () => {
   return fs.realpath(values.sample)
 }
 
-const synthDir = async () => {
-  if (values["synth-artifacts"]) return fs.realpath(values["synth-artifacts"])
-  const n = Number(values["synth-n"])
+/** A synthetic corpus of n applications built once under .tmp/bench-retrieval (reused by later runs). */
+const synthDir = async (given: string | undefined, n: number) => {
+  if (given) return fs.realpath(given)
   const root = path.resolve(`.tmp/bench-retrieval/synth-${n}`)
   const artifacts = path.join(root, "artifacts")
   if (!(await exists(path.join(artifacts, "current", "manifest.json")))) {
@@ -118,9 +126,10 @@ interface HeldOutQuery {
   readonly relevant: ReadonlySet<number>
 }
 
-const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolean }> = [
+const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolean; feedback?: boolean }> = [
   { name: "BM25 alone", channels: { dense: false, citations: false, lexical: true } },
-  { name: "dense alone", channels: { dense: true, citations: false, lexical: false } },
+  { name: "dense alone", channels: { dense: true, citations: false, lexical: false }, feedback: false },
+  { name: "dense+feedback", channels: { dense: true, citations: false, lexical: false } },
   { name: "dense+citations", channels: { dense: true, citations: true, lexical: false } },
   { name: "hybrid", channels: { dense: true, citations: true, lexical: true } },
   { name: "hybrid+rerank", channels: { dense: true, citations: true, lexical: true }, rerank: true }
@@ -187,7 +196,7 @@ const quality = async (label: string, versionDir: string) => {
     let r100 = 0
     let mrr = 0
     for (const q of queries) {
-      const got = await retrieve(state, { vector: vectors.get(q.key), text: q.text, depth: 100, channels: config.channels, accepts: (k) => k !== q.key })
+      const got = await retrieve(state, { vector: vectors.get(q.key), text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
       let hits = got.hits
       if (config.rerank && hits.length) {
         const head = hits.slice(0, RERANK_DEPTH)
@@ -233,6 +242,7 @@ const latency = async (versionDir: string) => {
     SELECT a.abstract, fc.text AS claim FROM applications a JOIN (SELECT app_num, arg_min(text, claim_num) AS text FROM claims GROUP BY app_num) fc USING (app_num)
     WHERE a.abstract IS NOT NULL ORDER BY hash(a.app_num) LIMIT ${LATENCY_QUERIES * 4 + 10}`)
   const [{ subclass }] = await db.rows(`SELECT subclass, count(DISTINCT app_num) n FROM cpc_assignments GROUP BY 1 ORDER BY n DESC LIMIT 1 OFFSET 20`)
+  const [{ documents }] = await db.rows(`SELECT count(*) AS documents FROM applications`)
   db.close()
   const hub = await startWarmHub(versionDir)
   const stateDir = fsSync.mkdtempSync(path.join(os.tmpdir(), "bench-retrieval-"))
@@ -274,15 +284,14 @@ const latency = async (versionDir: string) => {
   }
   await server.close()
   hub.stop()
-  return { versionDir, cores: os.cpus().length, count: 50, results: out }
+  return { versionDir, documents: Number(documents), cores: os.cpus().length, count: 50, results: out }
 }
 
 // ---------------------------------------------------------------------------------------------
 
 const f3 = (x: number) => x.toFixed(3)
 const sample = await quality("sample (grants)", await sampleDir())
-const synthVersion = await synthDir()
-const synth = await quality("synthetic", synthVersion)
+const synth = await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
 for (const q of [sample, synth])
   printTable(`Held-out retrieval, ${q.corpus}: ${q.heldOutQueries} queries, ${q.documents} documents; relevant = ${q.relevance}`, q.results, [
     ["configuration", (r) => r.config],
@@ -291,8 +300,9 @@ for (const q of [sample, synth])
     ["MRR", (r) => f3(r.mrr)]
   ])
 if (values["quality-only"]) process.exit(0)
-const lat = await latency(synthVersion)
-printTable(`Search latency, synthetic corpus (${synth.documents} documents), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
+const latencyVersion = await synthDir(values["latency-artifacts"], Number(values["latency-n"]))
+const lat = await latency(latencyVersion)
+printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
   ["mode", (r) => r.mode],
   ["requests", (r) => String(r.requests)],
   ["p50 ms", (r) => r.p50Ms.toFixed(1)],

@@ -284,6 +284,8 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
           retrieval: {
             channels: retrieval.channelCounts,
             fusion: "reciprocal-rank fusion, k = 60",
+            // The applications whose vectors expanded the query (pseudo-relevance feedback).
+            feedback: retrieval.feedback.map((k) => state.corpus.appNums[k]),
             reranked: request.useReranking ? Math.min(RERANK_DEPTH, retrieval.hits.length) : 0,
             artifact_version: version
           }

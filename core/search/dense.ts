@@ -43,6 +43,25 @@ export class DenseChannel {
     private readonly vectors?: Float32Array
   ) {}
 
+  /** The unit vector of a key, when vectors are resident. */
+  vectorOf(key: number): Float32Array | undefined {
+    if (!this.vectors || key < 0 || key >= this.vectorCount) return undefined
+    return this.vectors.subarray(key * this.dims, (key + 1) * this.dims)
+  }
+
+  /** Cosine of a query with a key's resident vector (undefined when not resident). */
+  cosine(query: Float32Array, key: number): number | undefined {
+    const v = this.vectorOf(key)
+    if (!v) return undefined
+    let dot = 0
+    let norm = 0
+    for (let j = 0; j < v.length; j++) {
+      dot += v[j] * query[j]
+      norm += query[j] * query[j]
+    }
+    return dot / (Math.sqrt(norm) || 1)
+  }
+
   private hnsw(query: Float32Array, k: number, accepts: (key: number) => boolean, depth: number) {
     const { keys, distances } = this.index.search(query, Math.min(k, this.index.size()), 1)
     const hits: Scored[] = []

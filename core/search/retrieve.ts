@@ -1,7 +1,9 @@
 /**
  * One retrieval: the enabled channels each rank up to `pool` keys, then reciprocal-rank fusion.
  *
- *   dense      cosine k-NN of the query vector (always, unless only BM25 is asked for)
+ *   dense      cosine k-NN of the query vector (always, unless only BM25 is asked for), then
+ *              again with pseudo-relevance feedback from the first round's best documents
+ *              (feedback.ts; the second search's ranking is the channel's ranking)
  *   lexical    BM25 over titles and abstracts (hybrid)
  *   citations  citation-graph expansion seeded by the top SEEDS keys of the fusion of the
  *              channels above (the dense hits, joined by the lexical ones in hybrid mode)
@@ -11,6 +13,7 @@
  */
 import type { CitationGraph } from "./citations.ts"
 import type { DenseChannel, DenseResult } from "./dense.ts"
+import { FEEDBACK_DOCUMENTS, rocchioQuery } from "./feedback.ts"
 import { type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
 
@@ -32,13 +35,17 @@ export interface RetrievalRequest {
   readonly channels: Channels
   readonly accepts?: (key: number) => boolean
   readonly filtered?: boolean
+  /** Pseudo-relevance feedback for the dense channel (default on; off gives plain k-NN). */
+  readonly feedback?: boolean
 }
 
 export interface Retrieval {
   readonly hits: FusedHit[]
-  /** Cosine similarity of dense hits. */
+  /** Cosine similarity of dense hits to the query as given. */
   readonly similarity: ReadonlyMap<number, number>
   readonly dense?: DenseResult
+  /** The first-round documents whose vectors expanded the query (empty without feedback). */
+  readonly feedback: ReadonlyArray<number>
   /** How many candidates each channel ranked. */
   readonly channelCounts: Record<string, number>
 }
@@ -54,26 +61,37 @@ export const poolFor = (depth: number) => Math.max(2 * depth, 100)
 export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Promise<Retrieval> => {
   const pool = poolFor(r.depth)
   const accepts = r.accepts ?? (() => true)
-  const rankings: Array<{ channel: string; keys: number[] }> = []
   const similarity = new Map<number, number>()
   const channelCounts: Record<string, number> = {}
   let dense: DenseResult | undefined
-  if (r.channels.dense && r.vector) {
-    dense = parts.dense.search(r.vector, { depth: pool, accepts, filtered: r.filtered })
+  let lexical: number[] | undefined
+  if (r.channels.dense && r.vector) dense = parts.dense.search(r.vector, { depth: pool, accepts, filtered: r.filtered })
+  if (r.channels.lexical && parts.lexical) lexical = (await parts.lexical.search(r.text, pool, accepts)).map((h) => h.key)
+  let feedback: number[] = []
+  if (dense) {
     for (const h of dense.hits) similarity.set(h.key, h.score)
-    rankings.push({ channel: "dense", keys: dense.hits.map((h) => h.key) })
+    if (r.feedback !== false) {
+      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: dense.hits.map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
+      const vectors = firstRound.slice(0, FEEDBACK_DOCUMENTS).flatMap((h) => parts.dense.vectorOf(h.key) ?? [])
+      if (vectors.length > 0) {
+        feedback = firstRound.slice(0, FEEDBACK_DOCUMENTS).map((h) => h.key).filter((k) => parts.dense.vectorOf(k))
+        dense = parts.dense.search(rocchioQuery(r.vector!, vectors), { depth: pool, accepts, filtered: r.filtered })
+        // Reported similarity stays the cosine to the searcher's own query.
+        similarity.clear()
+        for (const h of dense.hits) similarity.set(h.key, parts.dense.cosine(r.vector!, h.key) ?? h.score)
+      }
+    }
   }
-  if (r.channels.lexical && parts.lexical) {
-    const hits = await parts.lexical.search(r.text, pool, accepts)
-    rankings.push({ channel: "lexical", keys: hits.map((h) => h.key) })
-  }
+  const rankings: Array<{ channel: string; keys: number[] }> = []
+  if (dense) rankings.push({ channel: "dense", keys: dense.hits.map((h) => h.key) })
+  if (lexical) rankings.push({ channel: "lexical", keys: lexical })
   if (r.channels.citations && parts.graph && rankings.length > 0) {
     const seeds = reciprocalRankFusion(rankings).slice(0, SEEDS).map((h) => h.key)
     const hits = parts.graph.expand(seeds, pool, accepts)
     rankings.push({ channel: "citations", keys: hits.map((h) => h.key) })
   }
   for (const { channel, keys } of rankings) channelCounts[channel] = keys.length
-  return { hits: reciprocalRankFusion(rankings), similarity, dense, channelCounts }
+  return { hits: reciprocalRankFusion(rankings), similarity, dense, feedback, channelCounts }
 }
 
 /**
