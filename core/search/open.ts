@@ -7,6 +7,7 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { viewIndex, type Quantization } from "../index/hnsw.ts"
+import { normalizeRows, readVectorFile, vectorFilePath } from "../index/vector-file.ts"
 import { type CitationEdge, CitationGraph, loadCitationEdges } from "./citations.ts"
 import { loadSearchCorpus, type Rows, type SearchCorpus } from "./corpus.ts"
 import { DenseChannel } from "./dense.ts"
@@ -35,21 +36,23 @@ export interface OpenOptions {
 
 const exists = (p: string) => fs.access(p).then(() => true, () => false)
 
+/** Versions built before index/vectors.f32: the Parquet column, read in slices of keys to bound memory. */
+const vectorsFromParquet = async (rows: Rows, dims: number, count: number) => {
+  const vectors = new Float32Array(count * dims)
+  const slice = 50_000
+  for (let from = 0; from < count; from += slice) {
+    for (const r of await rows(`SELECT key, vector FROM vectors WHERE key >= ${from} AND key < ${from + slice}`)) vectors.set(r.vector as number[], Number(r.key) * dims)
+  }
+  return normalizeRows(vectors, dims)
+}
+
 export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOptions = {}): Promise<SearchState> => {
   const info = JSON.parse(await fs.readFile(path.join(versionDir, "index", "index.json"), "utf8")) as { dims: number; quantization: Quantization }
   const corpus = await loadSearchCorpus(rows)
   const index = viewIndex(path.join(versionDir, "index", "hnsw.usearch"), info.dims, info.quantization)
   let vectors: Float32Array | undefined
   if (corpus.vectorCount * info.dims * 4 <= (o.vectorBudgetBytes ?? DEFAULT_VECTOR_BUDGET_BYTES)) {
-    vectors = new Float32Array(corpus.vectorCount * info.dims)
-    for (const r of await rows(`SELECT key, vector FROM vectors`)) {
-      const v = r.vector as number[]
-      let norm = 0
-      for (const x of v) norm += x * x
-      norm = Math.sqrt(norm) || 1
-      const base = Number(r.key) * info.dims
-      for (let j = 0; j < info.dims; j++) vectors[base + j] = v[j] / norm
-    }
+    vectors = (await readVectorFile(vectorFilePath(versionDir), info.dims, corpus.vectorCount)) ?? (await vectorsFromParquet(rows, info.dims, corpus.vectorCount))
   }
   const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors)
   const lexical = (await exists(path.join(versionDir, "lexical", "postings.bin"))) ? await LexicalIndex.open(versionDir, rows, corpus) : undefined

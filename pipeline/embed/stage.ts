@@ -6,6 +6,8 @@
  * Outputs
  *   index/vectors.parquet  key, app_num, vector FLOAT[dims] (key = usearch key = row order)
  *   index/hnsw.usearch     the HNSW index (cosine), quantization chosen by measured recall
+ *   index/vectors.f32      the same vectors scaled to unit length, raw float32 in key order
+ *                          (core/index/vector-file.ts: what the API loads)
  *   index/index.json       dims, count, quantization and the recall measurements behind it
  */
 import { DuckDBInstance, FLOAT, LIST } from "@duckdb/node-api"
@@ -13,6 +15,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { createIndex, HNSW_CONNECTIVITY, HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
+import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { loadTextEncoder } from "../../core/encoder/encoder.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
@@ -99,12 +102,13 @@ export const embedStage: Stage = {
       const index = createIndex(dims, choice.quantization)
       if (keys.length) index.add(keys, matrix, 0)
       index.save(path.join(dir, "hnsw.usearch"))
+      await writeVectorFile(path.join(dir, VECTOR_FILE), normalizeRows(matrix, dims))
       await fs.writeFile(
         path.join(dir, "index.json"),
         JSON.stringify({ dims, count: keys.length, metric: "cos", connectivity: HNSW_CONNECTIVITY, expansionSearch: HNSW_EXPANSION_SEARCH, ...choice }, null, 2)
       )
       return {
-        outputs: ["index/vectors.parquet", "index/hnsw.usearch", "index/index.json"],
+        outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
         rowCounts: { vectors: keys.length },
         notes: [`${withoutText} applications have no text and no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
       }

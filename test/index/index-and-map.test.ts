@@ -8,6 +8,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { beforeAll, describe, expect, inject, it } from "vitest"
 import { exactSearch, viewIndex, type Quantization } from "../../core/index/hnsw.ts"
+import { readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
 import { measureRecall } from "../../pipeline/embed/quantization.ts"
 import { fitFrame } from "../../pipeline/map/stage.ts"
 
@@ -32,6 +33,14 @@ describe("vector index", () => {
     expect(info.count).toBeGreaterThan(5000)
     const norms = Array.from({ length: 50 }, (_, i) => Math.hypot(...matrix.subarray(i * info.dims, (i + 1) * info.dims)))
     for (const n of norms) expect(n === 0 || Math.abs(n - 1) < 1e-4).toBe(true)
+  })
+
+  it("index/vectors.f32 holds the same vectors as vectors.parquet, row for row, and a truncated copy is not read", async () => {
+    const raw = await readVectorFile(vectorFilePath(versionDir), info.dims, info.count)
+    expect(raw).toBeDefined()
+    for (const i of [0, 1, Math.floor(info.count / 2), info.count - 1])
+      for (let j = 0; j < info.dims; j++) expect(raw![i * info.dims + j]).toBeCloseTo(matrix[i * info.dims + j], 5)
+    expect(await readVectorFile(vectorFilePath(versionDir), info.dims, info.count + 1)).toBeUndefined()
   })
 
   it("the saved, memory-mapped index finds what exact search finds (recall@10 ≥ 0.95)", () => {

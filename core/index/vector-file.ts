@@ -1,0 +1,57 @@
+/**
+ * index/vectors.f32: every application's unit vector, row-major little-endian float32 in key
+ * order, no header (index.json gives dims and count). The embed stage writes it beside
+ * vectors.parquet because a service opening a million vectors from Parquet spends a minute
+ * turning lists into JS arrays, while this file is read in one call (about a second per GB) and
+ * a single row is one positioned read.
+ */
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+
+export const VECTOR_FILE = "vectors.f32"
+
+export const vectorFilePath = (versionDir: string) => path.join(versionDir, "index", VECTOR_FILE)
+
+/** Scales each row to unit length in place (all-zero rows stay zero). */
+export const normalizeRows = (matrix: Float32Array, dims: number) => {
+  for (let base = 0; base < matrix.length; base += dims) {
+    let norm = 0
+    for (let j = 0; j < dims; j++) norm += matrix[base + j] * matrix[base + j]
+    norm = Math.sqrt(norm)
+    if (norm > 0) for (let j = 0; j < dims; j++) matrix[base + j] /= norm
+  }
+  return matrix
+}
+
+export const writeVectorFile = async (file: string, unitRows: Float32Array) => {
+  const handle = await fs.open(file, "w")
+  try {
+    // Written in slices: one Buffer over a gigabyte is more than a single write call takes.
+    const bytes = new Uint8Array(unitRows.buffer, unitRows.byteOffset, unitRows.byteLength)
+    for (let at = 0; at < bytes.length; at += 1 << 26) await handle.write(bytes, at, Math.min(1 << 26, bytes.length - at))
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The whole matrix, or undefined when the file is missing (versions built before it existed) or
+ * its size disagrees with dims × count (a partial copy must never be read as vectors).
+ */
+export const readVectorFile = async (file: string, dims: number, count: number): Promise<Float32Array | undefined> => {
+  const stat = await fs.stat(file).catch(() => undefined)
+  if (!stat || stat.size !== dims * count * 4) return undefined
+  const out = new Float32Array(dims * count)
+  const bytes = new Uint8Array(out.buffer)
+  const handle = await fs.open(file, "r")
+  try {
+    for (let at = 0; at < bytes.length; ) {
+      const { bytesRead } = await handle.read(bytes, at, Math.min(1 << 26, bytes.length - at), at)
+      if (bytesRead === 0) return undefined
+      at += bytesRead
+    }
+  } finally {
+    await handle.close()
+  }
+  return out
+}
