@@ -21,7 +21,7 @@
  * it, which takes about an hour on 2 cores, and later runs reuse it).
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
- *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only]
+ *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only]
  */
 import { spawn } from "node:child_process"
 import { DuckDBInstance } from "@duckdb/node-api"
@@ -47,7 +47,8 @@ const { values } = parseArgs({
     "latency-n": { type: "string", default: "1000000" },
     queries: { type: "string", default: "300" },
     latency: { type: "string", default: "200" },
-    "quality-only": { type: "boolean", default: false }
+    "quality-only": { type: "boolean", default: false },
+    "latency-only": { type: "boolean", default: false }
   }
 })
 const MAX_QUERIES = Number(values.queries)
@@ -290,9 +291,10 @@ const latency = async (versionDir: string) => {
 // ---------------------------------------------------------------------------------------------
 
 const f3 = (x: number) => x.toFixed(3)
-const sample = await quality("sample (grants)", await sampleDir())
-const synth = await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
-for (const q of [sample, synth])
+const latencyOnly = values["latency-only"]
+const sample = latencyOnly ? undefined : await quality("sample (grants)", await sampleDir())
+const synth = latencyOnly ? undefined : await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
+for (const q of [sample, synth].filter((q) => q !== undefined))
   printTable(`Held-out retrieval, ${q.corpus}: ${q.heldOutQueries} queries, ${q.documents} documents; relevant = ${q.relevance}`, q.results, [
     ["configuration", (r) => r.config],
     ["recall@10", (r) => f3(r.recallAt10)],
@@ -310,11 +312,15 @@ printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en
   ["server p50 ms", (r) => r.serverP50Ms.toFixed(1)],
   ["mean returned", (r) => r.meanReturned.toFixed(1)]
 ])
-const beats = [sample, synth].map((q) => {
+const beats = [sample, synth].filter((q) => q !== undefined).map((q) => {
   const bm25 = q.results.find((r) => r.config === "BM25 alone")!.recallAt100
   const full = q.results.find((r) => r.config === "hybrid+rerank")!.recallAt100
   return { corpus: q.corpus, bm25RecallAt100: bm25, fullPipelineRecallAt100: full, beatsBm25: full > bm25 }
 })
 for (const b of beats) process.stdout.write(`${b.corpus}: full pipeline recall@100 ${f3(b.fullPipelineRecallAt100)} vs BM25 ${f3(b.bm25RecallAt100)} → ${b.beatsBm25 ? "beats BM25" : "DOES NOT beat BM25"}\n`)
-await writeResult("retrieval", { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats })
+if (latencyOnly) {
+  // A latency-only run keeps the quality tables of the last full run.
+  const previous = JSON.parse(await fs.readFile("bench/results/retrieval.json", "utf8").catch(() => "{}"))
+  await writeResult("retrieval", { ...previous, qualityAt: previous.qualityAt ?? previous.at, latency: lat })
+} else await writeResult("retrieval", { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats })
 process.exit(0)

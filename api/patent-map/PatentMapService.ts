@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { Effect, Option } from "effect"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
+import { VectorRows, vectorFilePath } from "../../core/index/vector-file.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { MapCoordinatesUnavailable, NotFound, NotIndexed, UpstreamUnavailable } from "../domain/errors.ts"
 import { HubClient } from "../hub/HubClient.ts"
@@ -32,6 +33,8 @@ const now = () => new Date().toISOString()
 interface OpenIndex {
   readonly search: (vector: Float32Array, k: number) => ReadonlyArray<number>
   readonly size: number
+  /** Stored unit vectors by key from index/vectors.f32 (undefined for versions built before it). */
+  readonly rows: Promise<VectorRows | undefined>
 }
 
 export class PatentMapService extends Effect.Service<PatentMapService>()("api/PatentMapService", {
@@ -48,6 +51,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
           const index = viewIndex(path.join(versionDir, "index", "hnsw.usearch"), info.dims, info.quantization)
           return {
             size: index.size(),
+            rows: VectorRows.open(vectorFilePath(versionDir), info.dims, index.size()).catch(() => undefined),
             search: (vector: Float32Array, k: number) => {
               const found = index.search(vector.slice(), Math.max(1, Math.min(k, index.size())), 0)
               return Array.from(found.keys, Number).filter((key) => key >= 0 && key < Number.MAX_SAFE_INTEGER)
@@ -64,10 +68,24 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
     const query = (sql: string, params: ReadonlyArray<string | number> = [], tables: ReadonlyArray<string> = []) =>
       artifacts.query(sql, params, tables).pipe(Effect.mapError((e) => new UpstreamUnavailable({ message: e.message })))
 
+    /** Stored vectors by key: positioned reads of vectors.f32, or the Parquet column for older versions. */
+    const vectorsByKey = (keys: ReadonlyArray<number>) =>
+      Effect.gen(function* () {
+        const idx = yield* index
+        const rows = yield* Effect.promise(() => idx.rows)
+        if (rows) return yield* Effect.promise(() => rows.read(keys))
+        const stored = yield* query(`SELECT key, vector FROM vectors WHERE key IN (${keys.map(Number).join(",")})`, [], ["vectors"])
+        return new Map(stored.map((r) => [Number(r.key), Float32Array.from(r.vector as number[])]))
+      })
+
     const storedVector = (appNum: string) =>
-      query(`SELECT key, vector FROM vectors WHERE app_num = $1 LIMIT 1`, [appNum], ["vectors"]).pipe(
-        Effect.map((rows) => (rows[0] ? { key: Number(rows[0].key), vector: Float32Array.from(rows[0].vector as number[]) } : undefined))
-      )
+      Effect.gen(function* () {
+        const [row] = yield* query(`SELECT key FROM vectors WHERE app_num = $1 LIMIT 1`, [appNum], ["vectors"])
+        if (!row) return undefined
+        const key = Number(row.key)
+        const vector = (yield* vectorsByKey([key])).get(key)
+        return vector ? { key, vector } : undefined
+      })
 
     const pointsWhere = (where: Parameters<typeof pointsSql>[0]) => query(pointsSql(where), [], POINT_TABLES).pipe(Effect.map((rows) => rows.map(toPointRow)))
 
@@ -77,17 +95,13 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         const idx = yield* index
         const keys = idx.search(vector, k * OVERFETCH + 4)
         if (!keys.length) return []
-        const stored = yield* query(`SELECT key, app_num, vector FROM vectors WHERE key IN (${keys.join(",")})`, [], ["vectors"])
-        const scored = stored
-          .map((r) => ({ key: Number(r.key), appNum: String(r.app_num), score: cosine(vector, r.vector as number[]) }))
-          .filter((s) => !exclude(s.appNum))
-          .sort((a, b) => b.score - a.score || a.key - b.key)
+        const [stored, points] = yield* Effect.all([vectorsByKey(keys), pointsWhere({ keys })], { concurrency: 2 })
+        return points
+          .filter((p) => stored.has(p.key) && !exclude(p.appNum))
+          .map((p) => ({ p, score: cosine(vector, stored.get(p.key)!) }))
+          .sort((a, b) => b.score - a.score || a.p.key - b.p.key)
           .slice(0, k)
-        const points = new Map((yield* pointsWhere({ keys: scored.map((s) => s.key) })).map((p) => [p.key, p]))
-        return scored.flatMap((s) => {
-          const p = points.get(s.key)
-          return p ? [{ ...basePoint(p), score: Math.round(s.score * 1e6) / 1e6 }] : []
-        })
+          .map(({ p, score }) => ({ ...basePoint(p), score: Math.round(score * 1e6) / 1e6 }))
       })
 
     const neighborhood = (input: { readonly appNum: string; readonly topK: number }) =>

@@ -55,3 +55,37 @@ export const readVectorFile = async (file: string, dims: number, count: number):
   }
   return out
 }
+
+/** Single rows by key, one positioned read each (the file stays open for the life of the reader). */
+export class VectorRows {
+  private constructor(
+    private readonly handle: fs.FileHandle,
+    readonly dims: number,
+    readonly count: number
+  ) {}
+
+  /** Undefined when the file is missing or its size disagrees with dims × count. */
+  static async open(file: string, dims: number, count: number): Promise<VectorRows | undefined> {
+    const stat = await fs.stat(file).catch(() => undefined)
+    if (!stat || stat.size !== dims * count * 4) return undefined
+    return new VectorRows(await fs.open(file, "r"), dims, count)
+  }
+
+  /** Unit vectors of the keys that exist (keys outside 0…count−1 are left out). */
+  async read(keys: ReadonlyArray<number>): Promise<Map<number, Float32Array>> {
+    const rowBytes = this.dims * 4
+    const wanted = [...new Set(keys)].filter((k) => Number.isInteger(k) && k >= 0 && k < this.count)
+    const rows = await Promise.all(
+      wanted.map(async (key) => {
+        const row = new Float32Array(this.dims)
+        await this.handle.read(new Uint8Array(row.buffer), 0, rowBytes, key * rowBytes)
+        return [key, row] as const
+      })
+    )
+    return new Map(rows)
+  }
+
+  close() {
+    return this.handle.close()
+  }
+}

@@ -7,7 +7,8 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
-import { DESIGN_APP, removeCopies, sql, startHub, variant, withAtlas, withoutAtlas, withoutCoordinates } from "./support.ts"
+import { vectorFilePath } from "../../core/index/vector-file.ts"
+import { copyVersion, DESIGN_APP, removeCopies, sql, startHub, variant, withAtlas, withoutAtlas, withoutCoordinates } from "./support.ts"
 
 const sample = inject("sampleArtifacts")
 const q = (f: string) => `'${path.join(sample, f)}'`
@@ -43,6 +44,20 @@ const firstApps = async (n: number) => (await sql(`SELECT app_num FROM read_parq
 const isDescending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1] >= x)
 
 describe("GET /patent-map/patent/{appNum}", () => {
+  it("a version built before index/vectors.f32 gives the same neighbourhood (vectors read from Parquet)", async () => {
+    const dir = await copyVersion(sample, "no-vector-file")
+    await fs.rm(vectorFilePath(dir))
+    const older = await startTestServer({ artifactsDir: dir, hubUrl: hub.url })
+    try {
+      const [app] = await firstApps(1)
+      const [a, b] = [await get(`/patent/${app}?topK=12`), await get(`/patent/${app}?topK=12`, older, await older.key({ daily: 100, monthly: 100 }))]
+      expect(b.status).toBe(200)
+      expect(b.json.neighbors).toEqual(a.json.neighbors)
+    } finally {
+      await older.close()
+    }
+  })
+
   it("returns self at its exact stored coordinates and topK neighbours ordered by cosine similarity", async () => {
     const [app] = await firstApps(1)
     const r = await get(`/patent/${app}?topK=7`)

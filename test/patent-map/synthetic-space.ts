@@ -10,6 +10,7 @@ import { DuckDBInstance, FLOAT, LIST } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { createIndex } from "../../core/index/hnsw.ts"
+import { vectorFilePath, writeVectorFile } from "../../core/index/vector-file.ts"
 import { seededRandom } from "../../core/random.ts"
 
 type Vec3 = readonly [number, number, number]
@@ -36,7 +37,7 @@ const TITLES: Record<string, string> = {
 
 const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
-export const writeSyntheticSpace = async (dir: string, points: number, options: { dims?: number; seed?: number } = {}) => {
+export const writeSyntheticSpace = async (dir: string, points: number, options: { dims?: number; seed?: number; withVectorFile?: boolean } = {}) => {
   const dims = options.dims ?? 32
   const random = seededRandom(options.seed ?? 7)
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
@@ -77,6 +78,8 @@ export const writeSyntheticSpace = async (dir: string, points: number, options: 
   index.add(BigUint64Array.from({ length: points }, (_, i) => BigInt(i)), vectors, 0)
   index.save(path.join(dir, "index", "hnsw.usearch"))
   await fs.writeFile(path.join(dir, "index", "index.json"), JSON.stringify({ dims, count: points, metric: "cos", quantization: "f32" }))
+  // As the embed stage does; withVectorFile: false leaves it out, like a version built before it existed.
+  if (options.withVectorFile !== false) await writeVectorFile(vectorFilePath(dir), vectors)
 
   const db = await DuckDBInstance.create(":memory:")
   const conn = await db.connect()
