@@ -4,6 +4,7 @@
  * and microseconds per claim.
  *
  *   npx tsx bench/antecedent-quality.ts claim-sets.json    (JSON: [[{number, text}, …], …])
+ *   node --import tsx bench/antecedent-quality.ts --artifacts <versionDir> [--missed] [--highs]
  *
  * Planted defects, at most one per family per claim set, each checked on its own copy:
  *   no-antecedent  an element's first "a X" turned into "the X"        → no-antecedent-basis (or preamble-only-basis)
@@ -212,6 +213,8 @@ const main = async () => {
   ])
   await writeResult("antecedent-quality", { claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, recall: recall.tally, microsPerClaim: us })
   if (process.argv.includes("--missed")) for (const m of recall.missed) process.stdout.write(`MISSED ${m.family}: ${m.claim}\n`)
+  // The false alarms to study: each high finding on a granted claim, with its context.
+  if (process.argv.includes("--highs")) for (const f of precision.findings) process.stdout.write(`HIGH ${f.type} "${f.term}": ${f.snippet}\n`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("antecedent-quality.ts")) await main()

@@ -153,7 +153,8 @@ describe("suppression of implicit basis (MPEP 2173.05(e))", () => {
     ["claim-reference", "The reactor of claim 2, wherein the heater is used in the process of claim 1.", "process"],
     ["step-reference", "A method comprising the steps of heating a wafer and cooling the wafer.", "steps"],
     ["verb-nominalization", "A method comprising: rotating a disk, wherein the rotation is slow.", "rotation"],
-    ["role-designation", "A cell comprising: a gel containing zinc as the active component.", "active component"]
+    ["role-designation", "A cell comprising: a gel containing zinc as the active component.", "active component"],
+    ["formal-claim", "The ornamental design for a bottle, as shown and described.", "ornamental design"]
   ]
   for (const [rule, text, term] of cases) {
     it(`${rule}: not an issue, returned with the rule under includeSuppressed`, () => {

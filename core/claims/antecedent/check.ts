@@ -11,7 +11,8 @@ import { type ParsedClaim, parseClaims } from "../parse.ts"
 import { chunk, type GrammaticalNumber, type Mention, type Reading } from "./chunker.ts"
 import { VERB_S } from "./lexicon.ts"
 import { isMass, singular, stem } from "./lemma.ts"
-import { ACTION_NOUN, INHERENT_ATTRIBUTES, isTied, suppressionFor, USER_TERMS } from "./suppression.ts"
+import { type SeverityContext, severityOf } from "./severity.ts"
+import { ACTION_NOUN, isFormalClaim, isTied, suppressionFor, USER_TERMS } from "./suppression.ts"
 import { type Token, tokenize } from "./tokens.ts"
 import type {
   AntecedentIssue, AntecedentOptions, AntecedentResult, ClaimReport, DependencyInfo, IssueType, Severity,
@@ -91,10 +92,19 @@ class StemTable {
     while (this.cursor < t.length && t[this.cursor].start < upTo) {
       const x = t[this.cursor++]
       if (!x.word) continue
-      const s = stem(singular(x.l))
-      this.stems.add(s)
-      if (x.l.endsWith("ing") || x.l.endsWith("ed")) this.verbStems.add(s)
+      this.add(x.l)
+      // "de-husking" says "husk", "time-stamped" says "time stamp", "die/dice" says "die".
+      if (x.l.includes("-") || x.l.includes("/")) {
+        for (const part of x.l.split(/[-/]/)) if (part.length > 1) this.add(part)
+        this.stems.add(stem(singular(x.l.replace(/[-/]/g, ""))))
+      }
     }
+  }
+
+  private add(w: string) {
+    const s = stem(singular(w))
+    this.stems.add(s)
+    if (w.endsWith("ing") || w.endsWith("ed")) this.verbStems.add(s)
   }
 }
 
@@ -143,14 +153,15 @@ const snippetOf = (text: string, start: number, end: number): string => {
 const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ")
 
 const numberOfIntro = (m: Mention, r: Reading): GrammaticalNumber => {
-  if (isMass(r.head)) return "any"
+  // "two insulating materials": a mass noun counted in the plural is a plural recitation.
+  if (isMass(r.head)) return m.kind === "intro" && m.detNumber === "pl" && r.plural ? "pl" : "any"
   if (m.kind === "bare") return r.plural ? "pl" : "any"
   if (m.detNumber === "sg") return r.plural ? "any" : "sg"
   return m.detNumber ?? (r.plural ? "pl" : "sg")
 }
 
 const numberOfReference = (m: Mention, r: Reading): GrammaticalNumber => {
-  if (isMass(r.head)) return "any"
+  if (isMass(r.head)) return m.det === "the" && !r.plural && !m.coordinated ? "sg" : "any"
   if (m.detNumber) return m.detNumber
   if (m.coordinated) return "pl"
   return r.plural ? "pl" : "sg"
@@ -218,6 +229,7 @@ export const checkAntecedentBasis = (
     const introducedKeys = new Set<string>()
     const seenIssue = new Set<string>()
     const text = p.text
+    const formalClaim = p.isIndependent && isFormalClaim(text)
 
     const issue = (type: IssueType, severity: Severity, term: string, start: number, end: number) => {
       const k = `${type}|${term}`
@@ -289,16 +301,11 @@ export const checkAntecedentBasis = (
       return longer.length > 0 ? { intros: longer, how: "suffix" } : undefined
     }
 
-    /**
-     * high: nothing like it anywhere in the set; medium: the head noun is recited (other modifiers,
-     * a sibling claim, later in the claim); low: every word already appears earlier, or the term is
-     * a property or part tied to another thing ("the rotor of the motor").
-     */
-    const severityOf = (m: Mention, r: Reading): Severity => {
-      if (r.words.every((w) => stemBefore(stem(singular(w))))) return "low"
-      if (isTied(m) || INHERENT_ATTRIBUTES.has(r.head)) return "low"
-      if (view.head(r.head) || recitedAnywhere(r.head)) return "medium"
-      return "high"
+    const severityContext: SeverityContext = {
+      text,
+      stemBefore,
+      hasKey: (key) => view.key(key) !== undefined,
+      hasHead: (head) => view.head(head) !== undefined || recitedAnywhere(head)
     }
 
     /** "rotating … the rotation", "administering … said administration": a step named by its noun. */
@@ -334,6 +341,8 @@ export const checkAntecedentBasis = (
             issue("double-inclusion", "medium", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
           }
         }
+        // "a plurality of contacts each having …": later singular references are to each of them.
+        if (m.next === "each") distributive.add(r0.key)
         const subject = p.isIndependent && m.region === "preamble" && !sawPreambleIntro
         if (m.region === "preamble") sawPreambleIntro = true
         m.readings.forEach((r, n) => register(m, r, { counting: n === 0, weak: n > 0, subject }))
@@ -404,6 +413,17 @@ export const checkAntecedentBasis = (
             found = x
           }
         }
+        // "the LED die/dice", "the nut/bolt": either alternative may carry the basis.
+        if (!found && r0.key.includes("/")) {
+          for (const alt of slashAlternatives(r0)) {
+            const x = resolve(alt)
+            if (x) {
+              chosen = r0
+              found = x
+              break
+            }
+          }
+        }
       }
 
       if (m.kind === "each" || m.det.startsWith("each") || m.det.startsWith("every")) distributive.add((chosen ?? r0).key)
@@ -455,9 +475,9 @@ export const checkAntecedentBasis = (
           }
         }
       } else {
-        const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore, methodClaim: stemBefore("step") }
+        const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore, methodClaim: stemBefore("step"), formalClaim }
         const rule = suppressionFor(m, r, ctx)
-        const severity = severityOf(m, r)
+        const severity = severityOf(severityContext, m, r)
         if (rule) suppress(rule, severity, term, r.start, r.end)
         else issue("no-antecedent-basis", severity, term, r.start, r.end)
         register(m, r, { counting: false, weak: true })
@@ -526,6 +546,20 @@ export const checkAntecedentBasis = (
     },
     ...(options.includeSuppressed ? { suppressed: suppressedAll } : {})
   }
+}
+
+/** Readings with the first "a/b" word replaced by each alternative. */
+const slashAlternatives = (r: Reading): Reading[] => {
+  const at = r.words.findIndex((w) => w.includes("/"))
+  if (at < 0) return []
+  const out: Reading[] = []
+  for (const part of r.words[at].split("/")) {
+    if (!part) continue
+    const words = r.words.slice()
+    words[at] = at === words.length - 1 ? singular(part) : part
+    out.push({ ...r, words, key: words.join(" "), head: words[words.length - 1] })
+  }
+  return out
 }
 
 const distinctKeysOf = (intros: ReadonlyArray<Intro>) => new Set(intros.map((i) => i.key)).size

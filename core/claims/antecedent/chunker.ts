@@ -64,7 +64,7 @@ export interface Mention {
 }
 
 const ARTICLE_LIKE = new Set(["the", "a", "an", "said", "its", "their", "each", "this", "these", "those", "it", "them", "that", "his", "her", "our", "every", "any", "such"])
-const ELEMENT_OPENERS = new Set([":", ";", ",", "and", "or", "comprising", "including", "having", "comprises", "includes", "has", "further", "containing", "contains"])
+const ELEMENT_OPENERS = new Set([":", ";", ",", "and", "or", "and/or", "comprising", "including", "having", "comprises", "includes", "has", "further", "containing", "contains"])
 const ABLE_NOUNS = new Set(["table", "cable", "variable", "vegetable", "turntable", "timetable", "syllable", "consumable", "deliverable", "wearable", "receivable", "collectible", "stable", "constable", "portable", "disposable", "rechargeable"])
 
 const THEREOF = new Set(["thereof", "therein", "thereon", "thereat", "thereto", "therefor"])
@@ -88,8 +88,11 @@ interface Phrase {
   readonly cuts: ReadonlyArray<Cut>
 }
 
-/** Read a noun phrase starting at token i. */
-const parsePhrase = (t: ReadonlyArray<Token>, i: number): Phrase => {
+/**
+ * Read a noun phrase starting at token i. After a plural determiner ("two", "a plurality of") an
+ * -s word is the head, not a verb: a verb agreeing with a plural subject has no -s.
+ */
+const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phrase => {
   const words: Token[] = []
   const cuts: Cut[] = []
   let k = i
@@ -121,6 +124,8 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number): Phrase => {
         cuts.push({ at: n, preferred: nextIsBoundary })
       } else if (BASE_VERBS.has(l) && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || BOUNDARY.has(next))) {
         break
+      } else if (pluralDet && tok.plural && !words.some((w) => w.plural)) {
+        // The plural head itself ("two angled front faces downwardly extending").
       } else if (VERB_S.has(l) || tok.plural) {
         if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next))) break
         if (VERB_S.has(l) && next !== "") break
@@ -229,7 +234,9 @@ const afterThe = (t: ReadonlyArray<Token>, start: number, det: string, detNumber
   const q = wordAt(t, start)
   const q1 = wordAt(t, start + 1)
   if (NUMBER_WORDS.has(q) && q1 !== "of" && !BOUNDARY.has(q1) && q1 !== "") return { kind: "ref", det: `${det} ${q}`, detNumber: "pl", next: start + 1 }
-  if (TRANSPARENT_AFTER_THE.has(q) && q1 === "of" && !(q === "group" && /^consist/.test(wordAt(t, start + 2)))) {
+  // "selected from the group of A, B and C" is a Markush group: its members are alternatives, not references.
+  const markush = q === "group" && (/^consist/.test(wordAt(t, start + 2)) || wordAt(t, start - 2) === "from")
+  if (TRANSPARENT_AFTER_THE.has(q) && q1 === "of" && !markush) {
     return { kind: "ref", det: `${det} ${q} of`, detNumber: "pl", next: start + 2, collective: q }
   }
   return { kind: "ref", det, ...(detNumber ? { detNumber } : {}), next: start }
@@ -275,7 +282,8 @@ const matchDeterminer = (t: ReadonlyArray<Token>, i: number): Determiner | undef
   if (a === "multiple" || a === "several" || a === "numerous" || a === "plural") return { kind: "intro", det: a, detNumber: "pl", next: i + 1 }
   if (a === "another") return { kind: "intro", det: "another", detNumber: "sg", next: i + 1, another: true }
   if (a === "one" && b !== "" && b !== "of" && b !== "or" && !BOUNDARY.has(b)) return { kind: "intro", det: "one", detNumber: "sg", next: i + 1 }
-  if (NUMBER_WORDS.has(a) && b !== "" && b !== "of" && !BOUNDARY.has(b) && !AFTER_HEAD_BOUNDARY.has(b)) return { kind: "intro", det: a, detNumber: "pl", next: i + 1 }
+  // "two lower lands": a position word opens the phrase; "two connected" does not.
+  if (NUMBER_WORDS.has(a) && b !== "" && b !== "of" && !BOUNDARY.has(b) && (!AFTER_HEAD_BOUNDARY.has(b) || COORDINABLE.has(b))) return { kind: "intro", det: a, detNumber: "pl", next: i + 1 }
   return undefined
 }
 
@@ -317,10 +325,26 @@ const bareCanStart = (t: ReadonlyArray<Token>, i: number): boolean => {
   // A single letter opens a phrase only as a count or label: "N masking layers".
   if (l.length < 2 && !(isWord(t[i + 1]) && !BOUNDARY.has(t[i + 1].l) && !AFTER_HEAD_BOUNDARY.has(t[i + 1].l))) return false
   if (isIng(l) || isEd(l)) {
+    // "providing two plates": the gerund is a step verb and "two" opens the phrase.
     const next = t[i + 1]
-    if (!isWord(next) || BOUNDARY.has(next.l) || AFTER_HEAD_BOUNDARY.has(next.l)) return false
+    if (!isWord(next) || BOUNDARY.has(next.l) || AFTER_HEAD_BOUNDARY.has(next.l) || NUMBER_WORDS.has(next.l)) return false
   }
   return true
+}
+
+/**
+ * Reference signs in parentheses ("the bead (36) of the piston") have no effect on the claim
+ * (MPEP 608.01(m)): the phrase's next word is the one after them.
+ */
+const pastReferenceSigns = (t: ReadonlyArray<Token>, k: number): number => {
+  if (t[k]?.l !== "(") return k
+  let j = k + 1
+  for (let n = 0; j < t.length && n < 8; j++, n++) {
+    const l = t[j].l
+    if (l === ")") return n > 0 && /\d/.test(t[k + 1].l) ? j + 1 : k
+    if (!(l === "," || (t[j].word && (/\d/.test(l) || l.length === 1)))) return k
+  }
+  return k
 }
 
 export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[] => {
@@ -338,7 +362,7 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       if (det.next >= t.length) break
       coord = coordination(t, det.next)
       phraseStart = coord ? coord.restStart : det.next
-      phrase = parsePhrase(t, phraseStart)
+      phrase = parsePhrase(t, phraseStart, det.kind === "intro" && det.detNumber === "pl")
       if (phrase.words.length === 0) {
         coord = undefined
         i = det.next - 1
@@ -374,7 +398,8 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
         qualifier = qualifier === "" ? x.l : `${qualifier} ${x.l}`
       }
     }
-    const nextTok = t[phrase.end]
+    const after = pastReferenceSigns(t, phrase.end)
+    const nextTok = t[after]
     const nextL = nextTok ? nextTok.l : ""
     const mention: Mention = {
       index: mentions.length,
@@ -400,7 +425,7 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
     if (linkOfAt === i && linkOfFrom >= 0) mentions[linkOfFrom].ofNext = mention.index
     mentions.push(mention)
     if (isWord(nextTok) && nextTok.l === "of") {
-      linkOfAt = phrase.end + 1
+      linkOfAt = after + 1
       linkOfFrom = mention.index
     }
     i = phrase.end - 1

@@ -12,7 +12,7 @@ export const BOUNDARY = set(`
   across along around about above below beneath beside besides behind beyond within toward towards
   against after before during until till via per near past since except than like unlike versus vs off up down out
   thru amid atop underneath alongside
-  and or nor but yet so that which who whom whose what whatever when whenever where wherever wherein whereby
+  and or and/or nor but yet so that which who whom whose what whatever when whenever where wherever wherein whereby
   whereon whereof wherefrom whereat whereas whereupon while whilst whether if unless because although though then
   thereby therein thereof thereon thereto therefrom therewith therethrough thereafter thereabout thereunder
   therebetween therealong thereover therefor thereat therewithin thereupon thereinto herein hereof hereto hereby
@@ -145,6 +145,23 @@ export const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
   Object.entries({ two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
     twelve: 12, twenty: 20, dozen: 12 })
 )
+
+/** Generic names of a process or a part of one: "the milking procedure" is the milking already recited. */
+export const PROCESS_NOUNS = set(`procedure process operation treatment technique method reaction stage phase step cycle
+  routine`)
+
+/**
+ * Parts and states of a living body that a claim about a patient or user may name without reciting
+ * them ("the skin", "the synovial membrane", "the pain"). Words that also name machine parts
+ * (arm, head, foot, tooth, membrane …) are left out.
+ */
+export const ANATOMY = set(`skin epidermis dermis scalp heart cardiac lung pulmonary liver hepatic kidney renal brain
+  cerebral spinal spine vertebra skull cartilage synovia synovium synovial tendon ligament muscle muscular bone
+  skeletal marrow artery arterial vein venous aorta nerve neural retina cornea eyelid eyeball eye ocular mouth oral
+  gingiva gingival throat esophagus stomach gastric intestine intestinal colon rectum bladder uterus cervix vagina
+  prostate breast udder teat torso abdomen abdominal thorax pelvis knee ankle wrist elbow forearm thigh toe fingertip
+  palm jaw mandible maxilla blood bloodstream plasma serum lymph mucosa mucosal tumor tumour lesion wound pain
+  inflammation symptom swelling itching fever`)
 
 /** "a set of feet": quantifier nouns that pass the reference on to their object. */
 export const COLLECTIVES = set(`plurality set pair group series array multitude number collection sequence stack

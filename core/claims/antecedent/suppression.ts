@@ -30,7 +30,7 @@ export const INHERENT_ATTRIBUTES = set(`surface end side edge face portion part 
   perimeter footprint outlet inlet axial radial longitudinal lateral environment vicinity surroundings
   direction course path trajectory life lifetime age history remainder balance difference product quotient
   length cost price owner source destination beginning ending completion result outcome effect response
-  point space gap interval wavelength`)
+  point space gap interval wavelength count`)
 
 /** "The user" style: the person operating or receiving the claimed thing needs no recitation. */
 export const USER_TERMS = set(`user operator driver wearer patient subject person human individual consumer customer
@@ -45,6 +45,10 @@ export const WELL_KNOWN = set(`same art like following foregoing above latter fo
   surroundings outside inside top bottom front rear back left right center centre middle horizontal vertical
   whole entirety majority total one first second third last respective remaining gravity horizon ambient
   air sea ocean bloodstream market industry cloud formula range balance proviso provisos aid course improvement`)
+
+/** Modifiers that point at the text itself ("the foregoing steps", "the above-mentioned parts"), not at a recitation. */
+const ANAPHORIC = set(`same following foregoing preceding respective aforementioned aforesaid above-mentioned
+  above-described above-identified above-referenced`)
 
 /** Fixed phrases the next word completes: "the group consisting of", "in the form of", "the parts by weight". */
 const FIXED_WITH_NEXT: ReadonlyArray<readonly [string, RegExp]> = [
@@ -80,7 +84,20 @@ export interface SuppressionContext {
   readonly verbRootBefore: (word: string) => boolean
   /** The chain recites steps ("comprising the steps of"): "the step" is one of them. */
   readonly methodClaim: boolean
+  /** A design or plant claim in formal terms: it names the article shown and recites nothing to refer back to. */
+  readonly formalClaim: boolean
 }
+
+/**
+ * Claims in formal terms (37 CFR 1.153, 1.164): "The ornamental design for a bottle, as shown and
+ * described", "A new and distinct variety of rose plant as illustrated and described".
+ */
+const CLAIM_LEAD = String.raw`^\s*(?:(?:what\s+is\s+claimed\s+is|(?:I|we)\s+claim)[:,]?\s+)?`
+const DESIGN_CLAIM = new RegExp(CLAIM_LEAD + String.raw`(?:the|an?)\s+(?:new,?\s+(?:and\s+)?(?:original\s+(?:and\s+)?)?)?ornamental\s+design\b`, "i")
+const AS_SHOWN = /\bas\s+(?:herein\s+)?(?:shown|illustrated)\b(?!\s+in\b)/i
+const FORMAL_SUBJECT = new RegExp(CLAIM_LEAD + String.raw`(?:the|an?)\s+(?:[\w,-]+\s+){0,6}?(?:design|plant|variety|cultivar)\b`, "i")
+
+export const isFormalClaim = (text: string): boolean => DESIGN_CLAIM.test(text) || (AS_SHOWN.test(text) && FORMAL_SUBJECT.test(text))
 
 /** Whether the phrase is tied to another thing ("of the sphere", "thereof", a possessive). */
 export const isTied = (m: Mention): boolean => TIES.has(m.next) || m.thereof || (m.prev.endsWith("'s") && m.prev.length > 2)
@@ -91,7 +108,11 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   const after = ctx.text.slice(r.end, r.end + 60)
   if (CLAIM_REF_AFTER.test(after)) return "claim-reference"
   if (USER_TERMS.has(head) || USER_TERMS.has(r.key)) return "user-style"
-  if ((head === "step" || r.words.includes("step")) && (m.next === "of" || r.words.length > 1 || ctx.methodClaim)) return "step-reference"
+  if (ctx.formalClaim) return "formal-claim"
+  // "the step for providing": a step-plus-function element (35 U.S.C. 112(f)) names itself.
+  // "the step-down converter" is no step: the word must stand alone.
+  const step = r.words.includes("step") && !/step-|-step/i.test(ctx.text.slice(r.start, r.end))
+  if (step && (m.next === "of" || m.next === "for" || r.words.length > 1 || ctx.methodClaim)) return "step-reference"
   // Tied to a thing already recited ("of the sphere", "thereof"); "the length of a cable" is only reported low.
   const ofMention = m.ofNext !== undefined ? ctx.mentions[m.ofNext] : undefined
   const tied = m.thereof || (m.prev.endsWith("'s") && m.prev.length > 2) || (isTied(m) && (ofMention === undefined ? m.next !== "of" : ofMention.kind === "ref" || ofMention.kind === "each"))
@@ -99,9 +120,9 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   if (tied && r.words.length === 1 && PROPERTY_NOUN.test(head)) return "inherent-attribute"
   if (tied && r.words.length === 1 && ACTION_NOUN.test(head)) return "verb-nominalization"
   for (const [word, next] of FIXED_WITH_NEXT) if (head === word && next.test(m.next)) return "well-known-definite"
-  if (first === "same" || first === "following" || first === "respective" || first === "aforementioned" || first === "aforesaid") return "well-known-definite"
+  if (ANAPHORIC.has(first) || ANAPHORIC.has(/^[\w-]*/.exec(ctx.text.slice(r.start, r.end))![0].toLowerCase())) return "well-known-definite"
   if (r.words.length === 1 && WELL_KNOWN.has(head)) return "well-known-definite"
-  if (FORMULA_HEADS.has(head) && (m.next === ":" || m.next === "(" || SYMBOL.test(m.next) || /^\d/.test(m.next))) return "well-known-definite"
+  if (FORMULA_HEADS.has(head) && (m.next === ":" || after.trimStart().startsWith("(") || SYMBOL.test(m.next) || /^\d/.test(m.next))) return "well-known-definite"
   if ((first === "formula" || first === "formulae") && r.words.length > 1) return "well-known-definite"
   if (r.words.length === 1 && ctx.verbRootBefore(head)) return "verb-nominalization"
   if (m.prev === "as" || m.prev === "serves" || m.prev === "serving") return "role-designation"

@@ -13,13 +13,16 @@ export interface Token {
 
 const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
 
+const LETTER = /^[\p{L}\p{N}]/u
+
 export const tokenize = (text: string, from = 0): Token[] => {
   const out: Token[] = []
   TOKEN.lastIndex = from
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     const raw = m[0]
     const c = raw.charCodeAt(0)
-    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 0xc0
+    // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
+    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && LETTER.test(raw))
     const l = raw.toLowerCase().replace(/\u2019/g, "'")
     out.push({ l, start: m.index, end: m.index + raw.length, word, plural: word && isPlural(l) })
   }

@@ -17,7 +17,11 @@ export type IssueType =
   | "missing-article"
   | "modified-reference"
 
-/** Rules under which an implicit-basis candidate (MPEP 2173.05(e)) is suppressed. */
+/**
+ * Rules under which an implicit-basis candidate (MPEP 2173.05(e)) is suppressed. `formal-claim`:
+ * a design or plant claim in formal terms ("The ornamental design for a bottle, as shown"), which
+ * names the article shown rather than reciting elements.
+ */
 export type SuppressionRule =
   | "inherent-attribute"
   | "user-style"
@@ -26,6 +30,7 @@ export type SuppressionRule =
   | "step-reference"
   | "verb-nominalization"
   | "role-designation"
+  | "formal-claim"
 
 export interface AntecedentIssue {
   readonly claimNumber: number

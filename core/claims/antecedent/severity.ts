@@ -1,0 +1,91 @@
+/**
+ * How plausible an antecedent under other wording is, for a definite reference that resolved to
+ * nothing and was not excused. high: nothing like it anywhere; medium: the head noun, or the
+ * element the phrase opens with, is recited; low: every word is there under other wording, or the
+ * term is a part or property of something that is (a tied attribute, a part of a recited body).
+ * Demoting instead of suppressing keeps the finding visible: recall does not depend on this.
+ */
+import type { Mention, Reading } from "./chunker.ts"
+import { ANATOMY, COORDINABLE, ORDINALS, PROCESS_NOUNS } from "./lexicon.ts"
+import { singular, stem } from "./lemma.ts"
+import { derivedRoots, looksVerbal } from "./morphology.ts"
+import { INHERENT_ATTRIBUTES, isTied } from "./suppression.ts"
+import type { Severity } from "./types.ts"
+
+export interface SeverityContext {
+  readonly text: string
+  /** Whether a Porter stem was said earlier in the claim or anywhere in its chain. */
+  readonly stemBefore: (s: string) => boolean
+  /** Whether a key is recited (claim so far and chain). */
+  readonly hasKey: (key: string) => boolean
+  /** Whether a head noun is recited in the chain or anywhere in the set. */
+  readonly hasHead: (head: string) => boolean
+}
+
+/** "which is the HMG-CoA reductase inhibitor": a predicate says what a thing is rather than pointing back. */
+const PREDICATIVE = new Set(["is", "are", "was", "were", "be", "being", "becomes"])
+
+/** "the tension T", "the maximum valley depth Rv": the phrase names a quantity and gives it a symbol. */
+const SYMBOL_AT_END = /\s(?:[A-Z][a-z]?\d*|[\u0370-\u03ff])$/
+
+/** Stems that say a living body is claimed: a user, a patient, an animal, a named organ. */
+const BEING_STEMS = [...ANATOMY, ...`user wearer patient person human individual mammal animal infant recipient consumer
+  occupant rider pedestrian passenger`.split(/\s+/)].map((w) => stem(w))
+
+export const severityOf = (ctx: SeverityContext, m: Mention, r: Reading): Severity => {
+  if (saidBefore(ctx, r.words)) return "low"
+  if (isTied(m) || INHERENT_ATTRIBUTES.has(r.head)) return "low"
+  // "the synovial membrane", "the pain" in a method of treating an individual: parts and states of a recited body.
+  if (r.words.some((w) => ANATOMY.has(w)) && BEING_STEMS.some((s) => ctx.stemBefore(s))) return "low"
+  if (ctx.hasHead(r.head)) return "medium"
+  // "the wing create aerodynamic forces": the phrase opens with a recited element and ran on into its predicate.
+  if (recitedPrefix(ctx, r.words, rawWords(ctx.text, r)) || m.coordinated?.some((k) => recitedPrefix(ctx, k.split(" ")))) return "medium"
+  if (PREDICATIVE.has(m.prev)) return "medium"
+  if (r.words.length > 1 && SYMBOL_AT_END.test(ctx.text.slice(r.start, r.end))) return "medium"
+  // "the stage", "the cycle" of a claimed process.
+  if (r.words.length === 1 && PROCESS_NOUNS.has(r.head) && (ctx.stemBefore("method") || ctx.stemBefore("process") || ctx.stemBefore("step"))) return "medium"
+  return "high"
+}
+
+/** The phrase's words as written (plural last word kept), aligned with its key words; undefined when they do not align. */
+const rawWords = (text: string, r: Reading): string[] | undefined => {
+  const raw = text.slice(r.start, r.end).toLowerCase().split(/[\s-]+/).filter((w) => w !== "")
+  return raw.length === r.words.length ? raw : undefined
+}
+
+/**
+ * Every word of the phrase was said earlier: as written, split or joined ("work piece" after
+ * "workpiece"), or as the verb or adjective it derives from ("the photoelectric conversion" after
+ * "photoelectrically converting"). A generic process head ("the milking procedure" after
+ * "milking") needs no words of its own, unless an ordinal tells it apart ("the first stage").
+ */
+const saidBefore = (ctx: SeverityContext, words: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < words.length; i++) {
+    const w = singular(words[i])
+    if (ctx.stemBefore(stem(w))) continue
+    if (i + 1 < words.length && ctx.stemBefore(stem(singular(words[i] + words[i + 1])))) {
+      i++
+      continue
+    }
+    if (i > 0 && i === words.length - 1 && PROCESS_NOUNS.has(w) && !words.some((x) => ORDINALS.has(x) || COORDINABLE.has(x))) continue
+    if (derivedRoots(w).some((root) => ctx.stemBefore(root))) continue
+    return false
+  }
+  return true
+}
+
+/**
+ * Whether the phrase opens with a recited element (a proper prefix ending in a noun), or with
+ * several words said earlier followed by a verb ("the reverse withstand voltage overlaps with"
+ * after "a reverse withstand voltage element").
+ */
+const recitedPrefix = (ctx: SeverityContext, words: ReadonlyArray<string>, raw?: ReadonlyArray<string>): boolean => {
+  for (let k = words.length - 1; k >= 1; k--) {
+    const last = words[k - 1]
+    if (ORDINALS.has(last) || COORDINABLE.has(last)) continue
+    const key = k === 1 ? singular(last) : `${words.slice(0, k - 1).join(" ")} ${singular(last)}`
+    if (ctx.hasKey(key)) return true
+    if (raw && k >= 2 && looksVerbal(raw[k]) && saidBefore(ctx, words.slice(0, k))) return true
+  }
+  return false
+}
