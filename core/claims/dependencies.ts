@@ -5,6 +5,22 @@
  */
 const CLAIM_REF = /\bclaims?\s+((?:\d+\s*(?:(?:-|–|to|through|or|and|,|and\/or)\s*)?)+)/gi
 
+/** What follows a number that is a quantity, not a claim: "… claims 1 to 3 and 90-0% by weight". */
+const QUANTITY_AFTER = /^\s*(?:%|percent\b|wt\b|by\s+weight\b|parts?\b|°|degrees?\b|[mµnck]?m\b|[mµk]?g\b|ml\b|mol\b)/i
+/** Everything before the list's last separator (greedy: the last one). */
+const BEFORE_LAST_ITEM = /^(.*)(?:,|\band\/or\b|\band\b|\bor\b)/is
+
+/** The matched number list, without a trailing item that turns out to be a quantity (empty when nothing is left). */
+const numberList = (text: string, m: RegExpMatchArray): { list: string; phrase: string } => {
+  let phrase = m[0]
+  let list = m[1]
+  if (QUANTITY_AFTER.test(text.slice(m.index! + m[0].length))) {
+    list = BEFORE_LAST_ITEM.exec(list)?.[1].trimEnd() ?? ""
+    phrase = phrase.slice(0, phrase.length - (m[1].length - list.length))
+  }
+  return { list, phrase }
+}
+
 /** One "claim(s) N…" phrase: where it sits in the text and the claim numbers it names. */
 export interface ClaimReference {
   readonly start: number
@@ -34,8 +50,10 @@ const expand = (list: string): number[] => {
 export const findClaimReferences = (text: string): ClaimReference[] => {
   const out: ClaimReference[] = []
   for (const m of text.matchAll(CLAIM_REF)) {
-    const phrase = m[0].replace(/[\s,]*(?:(?:-|–|to|through|or|and|and\/or)\s*)?$/i, "")
-    out.push({ start: m.index, end: m.index + phrase.length, numbers: expand(m[1]) })
+    const { list, phrase: whole } = numberList(text, m)
+    if (!list) continue
+    const phrase = whole.replace(/[\s,]*(?:(?:-|–|to|through|or|and|and\/or)\s*)?$/i, "")
+    out.push({ start: m.index, end: m.index + phrase.length, numbers: expand(list) })
   }
   return out
 }
@@ -43,6 +61,6 @@ export const findClaimReferences = (text: string): ClaimReference[] => {
 /** Claim numbers the text refers to, ascending and unique (ranges expanded, capped at 500). */
 export const parseClaimDependencies = (text: string): number[] => {
   const found = new Set<number>()
-  for (const m of text.matchAll(CLAIM_REF)) for (const n of expand(m[1])) found.add(n)
+  for (const m of text.matchAll(CLAIM_REF)) for (const n of expand(numberList(text, m).list)) found.add(n)
   return [...found].sort((a, b) => a - b)
 }

@@ -50,6 +50,15 @@ describe("dependencies", () => {
     expect(parseClaimDependencies("as claimed in claims 1, 4 and 7")).toEqual([1, 4, 7])
   })
 
+  it("a number list running into a quantity stops before it (\"… and 90-0% by weight\" names no claim 90)", () => {
+    const text = "A rubber composition as claimed in any one of claims 1 and 2 to 3 and 90-0% by weight of another rubber"
+    expect(parseClaimDependencies(text)).toEqual([1, 2, 3])
+    const [ref] = findClaimReferences(text)
+    expect(text.slice(ref.start, ref.end)).toBe("claims 1 and 2 to 3")
+    expect(parseClaimDependencies("The alloy of claim 2 and 5 % by weight of tin")).toEqual([2])
+    expect(parseClaimDependencies("The device of claim 4, wherein the gap is 3 mm")).toEqual([4])
+  })
+
   it("gives the offsets of each reference phrase", () => {
     const text = "The cup according to claim 2 or 3, wherein"
     const [ref] = findClaimReferences(text)
