@@ -92,9 +92,12 @@ const openDb = async (versionDir: string) => {
     ["citations", "tables/citations"],
     ["vectors", "index/vectors"],
     ["lexical_terms", "lexical/lexical_terms"],
-    ["lexical_docs", "lexical/lexical_docs"]
+    ["lexical_docs", "lexical/lexical_docs"],
+    ["stored_docs", "documents/stored_docs"]
   ])
-    await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${path.join(versionDir, `${file}.parquet`)}')`)
+    // Versions built before a stage existed lack its files; the search state falls back without them.
+    if (fsSync.existsSync(path.join(versionDir, `${file}.parquet`)))
+      await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${path.join(versionDir, `${file}.parquet`)}')`)
   return { rows: async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS(), close: () => (c.closeSync(), db.closeSync()) }
 }
 

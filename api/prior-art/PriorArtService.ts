@@ -149,12 +149,24 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
             ["claims"]
           )
 
-    const neighboursOf = (appNums: ReadonlyArray<string>) =>
+    /** Title, abstract and first claim per application, in the order given: stored documents by key, the tables for the rest. */
+    const neighboursOf = (state: SearchState, appNums: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const [apps, claims] = yield* Effect.all([applicationRows(appNums), firstClaims(appNums)], { concurrency: 2 })
-        const a = new Map(apps.map((r) => [r.app_num, r]))
-        const c = new Map(claims.map((r) => [r.app_num, r.text]))
-        return appNums.map((n): Neighbour => ({ appNum: n, title: a.get(n)?.title ?? null, abstract: a.get(n)?.abstract ?? null, firstClaim: c.get(n) ?? null }))
+        const found = new Map<string, Neighbour>()
+        if (state.stored) {
+          const keys = appNums.flatMap((n) => state.corpus.keyOf.get(n) ?? [])
+          for (const [key, d] of yield* Effect.promise(() => state.stored!.read(keys))) {
+            const appNum = state.corpus.appNums[key]
+            found.set(appNum, { appNum, title: d.title, abstract: d.abstract, firstClaim: d.firstClaim })
+          }
+        }
+        const rest = appNums.filter((n) => !found.has(n))
+        if (rest.length > 0) {
+          const [apps, claims] = yield* Effect.all([applicationRows(rest), firstClaims(rest)], { concurrency: 2 })
+          const c = new Map(claims.map((r) => [r.app_num, r.text]))
+          for (const a of apps) found.set(a.app_num, { appNum: a.app_num, title: a.title ?? null, abstract: a.abstract ?? null, firstClaim: c.get(a.app_num) ?? null })
+        }
+        return appNums.map((n): Neighbour => found.get(n) ?? { appNum: n, title: null, abstract: null, firstClaim: null })
       })
 
     const search = (request: SearchRequest, requestId: string) =>
@@ -214,7 +226,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
             : undefined
           if (!hyde) {
             const near = state.dense.search(encoded.vector, { depth: HYDE_NEIGHBOURS, accepts: filter.accepts, filtered: filter.active }).hits
-            const drafted = draftExtractive(query, yield* neighboursOf(near.map((h) => state.corpus.appNums[h.key])))
+            const drafted = draftExtractive(query, yield* neighboursOf(state, near.map((h) => state.corpus.appNums[h.key])))
             hyde = chat ? { ...drafted, note: "the chat model failed; the extractive drafter wrote this instead" } : drafted
           }
           searchText = hyde.text
@@ -235,7 +247,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         let hits: Array<FusedHit & { rerank?: number }> = retrieval.hits
         if (request.useReranking && hits.length > 0) {
           const head = hits.slice(0, RERANK_DEPTH).map((h) => state.corpus.appNums[h.key])
-          const texts = yield* neighboursOf(head)
+          const texts = yield* neighboursOf(state, head)
           const scored = yield* hub.rerank(
             searchText,
             texts.map((n) => ({ id: n.appNum, text: [n.title, n.abstract, n.firstClaim].filter(Boolean).join("\n") }))
@@ -246,9 +258,10 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         }
         const top = hits.slice(0, request.count)
         const appNums = top.map((h) => state.corpus.appNums[h.key])
-        const [apps, claims] = yield* Effect.all([applicationRows(appNums), request.includeClaims ? claimRows(appNums) : Effect.succeed([] as ClaimRow[])], {
+        const [shown, claims] = yield* Effect.all([neighboursOf(state, appNums), request.includeClaims ? claimRows(appNums) : Effect.succeed([] as ClaimRow[])], {
           concurrency: 2
         })
+        const apps = shown.map((d): ApplicationRow => ({ app_num: d.appNum, title: d.title, abstract: d.abstract }))
         const lookup = assembleClaimsLookup(appNums, apps, claims, { format: "parsed", independentOnly: false })
         const byApp = new Map(lookup.specifications.map((s) => [s.application_number, s]))
         const specifications = top.map((h, i): Specification => {

@@ -12,6 +12,7 @@ import { type CitationEdge, CitationGraph, loadCitationEdges } from "./citations
 import { loadSearchCorpus, type Rows, type SearchCorpus } from "./corpus.ts"
 import { DenseChannel } from "./dense.ts"
 import { LexicalIndex } from "./lexical.ts"
+import { StoredDocuments } from "./stored.ts"
 
 /** Resident vectors (f32) are kept up to this many bytes; beyond it filtered searches widen the HNSW search instead. */
 export const DEFAULT_VECTOR_BUDGET_BYTES = 1 << 30
@@ -22,6 +23,8 @@ export interface SearchState {
   readonly corpus: SearchCorpus
   readonly dense: DenseChannel
   readonly lexical?: LexicalIndex
+  /** Titles, abstracts and first claims by key (absent for versions built before the documents stage). */
+  readonly stored?: StoredDocuments
   readonly graph: CitationGraph
   readonly edges: ReadonlyArray<CitationEdge>
   readonly vectorsResident: boolean
@@ -56,6 +59,7 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
   }
   const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors)
   const lexical = (await exists(path.join(versionDir, "lexical", "postings.bin"))) ? await LexicalIndex.open(versionDir, rows, corpus) : undefined
+  const stored = await StoredDocuments.open(versionDir, rows, corpus.keyOf, corpus.size)
   const all = await loadCitationEdges(rows, corpus.keyOf)
   const edges = o.dropEdge ? all.filter((e) => !o.dropEdge!(e)) : all
   const graph = new CitationGraph(corpus.size, edges)
@@ -65,11 +69,13 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
     corpus,
     dense,
     lexical,
+    stored,
     graph,
     edges,
     vectorsResident: vectors !== undefined,
     close: async () => {
       await lexical?.close()
+      await stored?.close()
     }
   }
 }

@@ -132,7 +132,7 @@ describe("BM25 over the lexical stage's files", () => {
     const versionDir = inject("sampleArtifacts")
     const db = await DuckDBInstance.create(":memory:")
     const c = await db.connect()
-    for (const [view, file] of [["applications", "tables/applications"], ["cpc_assignments", "tables/cpc_assignments"], ["citations", "tables/citations"], ["vectors", "index/vectors"], ["lexical_terms", "lexical/lexical_terms"], ["lexical_docs", "lexical/lexical_docs"]])
+    for (const [view, file] of [["applications", "tables/applications"], ["cpc_assignments", "tables/cpc_assignments"], ["citations", "tables/citations"], ["vectors", "index/vectors"], ["lexical_terms", "lexical/lexical_terms"], ["lexical_docs", "lexical/lexical_docs"], ["stored_docs", "documents/stored_docs"]])
       await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${versionDir}/${file}.parquet')`)
     const state = await openSearchState(versionDir, async (sql) => (await c.runAndReadAll(sql)).getRowObjectsJS())
     const [{ app_num, title }] = await sampleQuery<{ app_num: string; title: string }>(

@@ -4,6 +4,7 @@
  * 400/500 rules of 4.1.
  */
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { call, startTestServer } from "../api/support.ts"
@@ -86,6 +87,28 @@ describe("POST /prior-art: plain search", () => {
     expect(top.claims[0]).toMatchObject({ number: 1, text: subject.claim, is_independent: true })
     expect(r.json.data.metadata.context_coverage.claims).toBeGreaterThanOrEqual(1)
     expect(r.json.data.metadata.context_coverage.abstract).toBeGreaterThanOrEqual(1)
+  })
+
+  it("titles and abstracts come from the stored documents (documents/), and a version built before them shows the same", async () => {
+    const body = { abstract: subject.abstract, claims: subject.claim, count: 20, includeClaims: true, forceReprocess: true }
+    const stored = (await search(body)).json.data.specifications
+    const rows = await sampleQuery<{ app_num: string; title: string | null; abstract: string | null }>(
+      versionDir,
+      `SELECT app_num, title, abstract FROM applications WHERE app_num IN (${stored.map((x: any) => `'${x.application_number}'`).join(",")})`
+    )
+    const byApp = new Map(rows.map((r) => [r.app_num, r]))
+    for (const x of stored) expect({ title: x.title, abstract: x.abstract }).toEqual({ title: byApp.get(x.application_number)!.title, abstract: byApp.get(x.application_number)!.abstract })
+    const older = fs.mkdtempSync(path.join(os.tmpdir(), "prior-art-older-"))
+    fs.cpSync(fs.realpathSync(versionDir), older, { recursive: true, filter: (src) => !src.endsWith("catalog.duckdb") && !src.includes(`${path.sep}documents`) })
+    const server = await startTestServer({ artifactsDir: older, hubUrl: f.hub.url })
+    try {
+      const r = await call(server.url, "POST", "/api/v1/prior-art", { key: await server.key({ daily: 100, monthly: 100 }), body })
+      expect(r.status).toBe(200)
+      expect(r.json.data.specifications).toEqual(stored)
+    } finally {
+      await server.close()
+      fs.rmSync(older, { recursive: true, force: true })
+    }
   })
 })
 
