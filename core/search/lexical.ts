@@ -14,13 +14,17 @@ import { tokenizePatentText } from "../text/tokenize.ts"
 import type { Rows, SearchCorpus } from "./corpus.ts"
 import { type Scored, TopK } from "./top-k.ts"
 
+/** Query stems searched at most (see queryTerms). */
+export const MAX_QUERY_TERMS = 32
+
 export class LexicalIndex {
   private readonly scores: Float64Array
   private constructor(
     private readonly terms: ReadonlyMap<string, { readonly offset: number; readonly length: number }>,
     /** Posting doc id → corpus key (−1 when the application has no key). */
     private readonly docKey: Int32Array,
-    private readonly file: fs.FileHandle
+    private readonly file: fs.FileHandle,
+    private readonly maxQueryTerms = MAX_QUERY_TERMS
   ) {
     this.scores = new Float64Array(docKey.length)
   }
@@ -39,9 +43,22 @@ export class LexicalIndex {
     return this.file.close()
   }
 
-  /** Distinct query stems found in the dictionary. */
-  queryTerms(text: string) {
-    return [...new Set(tokenizePatentText(text).map((t) => t.stem))].filter((s) => this.terms.has(s))
+  /**
+   * The query's most telling stems: distinct stems found in the dictionary, ranked by query
+   * frequency × idf, at most `limit` (MoreLikeThis-style term selection). A search query here is
+   * a whole abstract and claim; its commonest words ("said", "wherein", "device") carry almost no
+   * BM25 weight but have the longest posting lists, which at a million documents cost more to
+   * read than everything else in a search.
+   */
+  queryTerms(text: string, limit = this.maxQueryTerms) {
+    const qtf = new Map<string, number>()
+    for (const t of tokenizePatentText(text)) if (this.terms.has(t.stem)) qtf.set(t.stem, (qtf.get(t.stem) ?? 0) + 1)
+    const n = this.docKey.length
+    const weight = (term: string) => {
+      const df = this.terms.get(term)!.length
+      return qtf.get(term)! * Math.log(1 + (n - df + 0.5) / (df + 0.5))
+    }
+    return [...qtf.keys()].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1)).slice(0, limit)
   }
 
   /** The `depth` best keys by BM25 among those `accepts` admits. */

@@ -141,6 +141,18 @@ describe("BM25 over the lexical stage's files", () => {
     )
     const hits = await state.lexical!.search(title, 5)
     expect(state.corpus.appNums[hits[0].key]).toBe(app_num)
+    // A long query searches only its most telling stems: rare ones kept, boilerplate dropped.
+    const { MAX_QUERY_TERMS } = await import("../../core/search/lexical.ts")
+    const [{ abstract, claim }] = await sampleQuery<{ abstract: string; claim: string }>(
+      versionDir,
+      `SELECT a.abstract, c.text AS claim FROM applications a JOIN read_parquet('${versionDir}/tables/claims.parquet') c ON c.app_num = a.app_num AND c.claim_num = 1
+       WHERE length(a.abstract) > 900 ORDER BY a.app_num LIMIT 1`
+    )
+    const all = state.lexical!.queryTerms(`${abstract}\n${claim}`, Infinity)
+    const kept = state.lexical!.queryTerms(`${abstract}\n${claim}`)
+    expect(all.length).toBeGreaterThan(MAX_QUERY_TERMS)
+    expect(kept).toEqual(all.slice(0, MAX_QUERY_TERMS))
+    expect(kept).not.toContain("wherein")
     await state.close()
     c.closeSync()
   })
