@@ -288,7 +288,18 @@ const latency = async (versionDir: string) => {
   }
   await server.close()
   hub.stop()
-  return { versionDir, documents: Number(documents), cores: os.cpus().length, count: 50, results: out }
+  const manifest = JSON.parse(await fs.readFile(path.join(versionDir, "manifest.json"), "utf8")) as { version: string; stages: Array<{ name: string }> }
+  return {
+    versionDir,
+    version: manifest.version,
+    builtStages: manifest.stages.map((s) => s.name),
+    vectorFile: fsSync.existsSync(path.join(versionDir, "index", "vectors.f32")),
+    storedDocuments: fsSync.existsSync(path.join(versionDir, "documents", "stored.bin")),
+    documents: Number(documents),
+    cores: os.cpus().length,
+    count: 50,
+    results: out
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
