@@ -100,6 +100,7 @@ export const ingestStage: Stage = {
           ctx.progress.info(`${obj.path} read (${doc + 1}/${ctx.corpusFiles.length})`)
         }
         staging.flush()
+        await staging.prepareMerge()
         const rowCounts: Record<string, number> = {}
         const contentHashes: Record<string, string> = {}
         const outputs: string[] = []

@@ -104,6 +104,17 @@ export class Staging {
     return staging
   }
 
+  /**
+   * Once the readers are done the process holds little else, so the merge gets most of RAM:
+   * its per-application aggregates keep whole texts (abstracts, paragraphs) in their states,
+   * which DuckDB cannot spill, and a million applications ran out at a quarter of 24 GB.
+   * Insertion order is not needed (every table is written with ORDER BY) and costs memory.
+   */
+  async prepareMerge(memoryLimit = `${Math.max(2, Math.floor((os.totalmem() * 0.6) / 2 ** 30))}GB`) {
+    await this.conn.run(`SET memory_limit = '${memoryLimit}'`)
+    await this.conn.run(`SET preserve_insertion_order = false`)
+  }
+
   /** Appends a row (already checked with rowProblem); synchronous, so the reader loop never yields per row. */
   append(table: ReaderTableName, row: Record<string, unknown>, file: string, doc: number) {
     const spec = readerTables[table]
