@@ -155,14 +155,23 @@ export const plantedRecall = (sets: ReadonlyArray<ClaimSet>, seed = 1) => {
   return { tally, recall, missed }
 }
 
-/** Mean microseconds per claim over `rounds` passes of every set. */
-export const microsPerClaim = (sets: ReadonlyArray<ClaimSet>, rounds = 5) => {
+/**
+ * Microseconds per claim: the fastest of `rounds` passes over every set (after a warm-up pass).
+ * Other processes on the machine only ever add time to a pass, so the fastest pass is the
+ * closest reading of the checker's own cost (timeit's rule); the median is kept beside it.
+ */
+export const microsPerClaim = (sets: ReadonlyArray<ClaimSet>, rounds = 7) => {
   const claims = sets.reduce((a, s) => a + s.length, 0)
+  if (claims === 0) return { fastest: 0, median: 0 }
   for (const s of sets) checkAntecedentBasis(s, {})
-  const t0 = process.hrtime.bigint()
-  for (let k = 0; k < rounds; k++) for (const s of sets) checkAntecedentBasis(s, {})
-  const ns = Number(process.hrtime.bigint() - t0)
-  return claims === 0 ? 0 : ns / 1000 / (claims * rounds)
+  const passes: number[] = []
+  for (let k = 0; k < rounds; k++) {
+    const t0 = process.hrtime.bigint()
+    for (const s of sets) checkAntecedentBasis(s, {})
+    passes.push(Number(process.hrtime.bigint() - t0) / 1000 / claims)
+  }
+  passes.sort((a, b) => a - b)
+  return { fastest: passes[0], median: passes[Math.floor(passes.length / 2)] }
 }
 
 /** Claim sets of the granted claims in an artifact version's claims table (grant sources only). */
@@ -203,7 +212,7 @@ const main = async () => {
       target: "≥ 0.9",
       detail: `${t.found}/${t.planted}`
     })),
-    { measure: "µs per claim", value: us.toFixed(1), target: "≤ 50", detail: `${sets.length} claim sets` }
+    { measure: "µs per claim (fastest pass)", value: us.fastest.toFixed(1), target: "≤ 50", detail: `median pass ${us.median.toFixed(1)} µs; ${sets.length} claim sets` }
   ]
   printTable("Antecedent-basis checker on real granted claims", rows, [
     ["measure", (r) => r.measure],
@@ -211,7 +220,7 @@ const main = async () => {
     ["target", (r) => r.target],
     ["detail", (r) => r.detail]
   ])
-  await writeResult("antecedent-quality", { claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, recall: recall.tally, microsPerClaim: us })
+  await writeResult("antecedent-quality", { claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, recall: recall.tally, microsPerClaim: us.fastest, microsPerClaimMedian: us.median })
   if (process.argv.includes("--missed")) for (const m of recall.missed) process.stdout.write(`MISSED ${m.family}: ${m.claim}\n`)
   // The false alarms to study: each high finding on a granted claim, with its context.
   if (process.argv.includes("--highs")) for (const f of precision.findings) process.stdout.write(`HIGH ${f.type} "${f.term}": ${f.snippet}\n`)
