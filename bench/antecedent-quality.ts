@@ -160,7 +160,7 @@ export const plantedRecall = (sets: ReadonlyArray<ClaimSet>, seed = 1) => {
  * Other processes on the machine only ever add time to a pass, so the fastest pass is the
  * closest reading of the checker's own cost (timeit's rule); the median is kept beside it.
  */
-export const microsPerClaim = (sets: ReadonlyArray<ClaimSet>, rounds = 7) => {
+export const microsPerClaim = (sets: ReadonlyArray<ClaimSet>, rounds = 15) => {
   const claims = sets.reduce((a, s) => a + s.length, 0)
   if (claims === 0) return { fastest: 0, median: 0 }
   for (const s of sets) checkAntecedentBasis(s, {})

@@ -10,7 +10,7 @@
 import { type ParsedClaim, parseClaims } from "../parse.ts"
 import { chunk, type GrammaticalNumber, type Mention, type Reading } from "./chunker.ts"
 import { VERB_S } from "./lexicon.ts"
-import { isMass, singular, stem } from "./lemma.ts"
+import { isMass, singular, singularStem } from "./lemma.ts"
 import { type SeverityContext, severityOf } from "./severity.ts"
 import { ACTION_NOUN, isFormalClaim, isTied, suppressionFor, USER_TERMS } from "./suppression.ts"
 import { type Token, tokenize } from "./tokens.ts"
@@ -96,13 +96,13 @@ class StemTable {
       // "de-husking" says "husk", "time-stamped" says "time stamp", "die/dice" says "die".
       if (x.l.includes("-") || x.l.includes("/")) {
         for (const part of x.l.split(/[-/]/)) if (part.length > 1) this.add(part)
-        this.stems.add(stem(singular(x.l.replace(/[-/]/g, ""))))
+        this.stems.add(singularStem(x.l.replace(/[-/]/g, "")))
       }
     }
   }
 
   private add(w: string) {
-    const s = stem(singular(w))
+    const s = singularStem(w)
     this.stems.add(s)
     if (w.endsWith("ing") || w.endsWith("ed")) this.verbStems.add(s)
   }
@@ -238,6 +238,8 @@ export const checkAntecedentBasis = (
       issues.push({ claimNumber: p.number, term, display: text.slice(start, end), type, severity, start, end, snippet: snippetOf(text, start, end) })
     }
     const suppress = (rule: SuppressionRule, severity: Severity, term: string, start: number, end: number) => {
+      // Suppressed candidates are only ever read back under includeSuppressed: skip their snippets otherwise.
+      if (!options.includeSuppressed) return
       const k = `suppressed|${rule}|${term}`
       if (seenIssue.has(k)) return
       seenIssue.add(k)
@@ -310,7 +312,7 @@ export const checkAntecedentBasis = (
 
     /** "rotating … the rotation", "administering … said administration": a step named by its noun. */
     const verbRootBefore = (word: string): boolean => {
-      const s = stem(singular(word))
+      const s = singularStem(word)
       if (s.length < 4) return false
       if (!ACTION_NOUN.test(word)) return false
       stemTable.fill(position)

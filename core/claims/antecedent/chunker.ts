@@ -239,7 +239,7 @@ const afterThe = (t: ReadonlyArray<Token>, start: number, det: string, detNumber
   if (TRANSPARENT_AFTER_THE.has(q) && q1 === "of" && !markush) {
     return { kind: "ref", det: `${det} ${q} of`, detNumber: "pl", next: start + 2, collective: q }
   }
-  return { kind: "ref", det, ...(detNumber ? { detNumber } : {}), next: start }
+  return { kind: "ref", det, detNumber, next: start }
 }
 
 const DETERMINER_STARTS = new Set(["the", "said", "each", "every", "one", "any", "all", "both", "some", "either", "neither",

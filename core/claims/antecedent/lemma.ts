@@ -8,17 +8,28 @@ import { IRREGULAR_PLURALS, MASS_NOUNS, S_SINGULAR } from "./lexicon.ts"
 
 const SINGULAR_OF_IRREGULAR = new Set(IRREGULAR_PLURALS.values())
 
-const singulars = new Map<string, string>()
-
-/** Singular form of a (lower-case) noun; words that are not plural come back unchanged (memoised). */
-export const singular = (w: string): string => {
-  let s = singulars.get(w)
-  if (s === undefined) {
-    s = singularOf(w)
-    if (singulars.size < 200_000) singulars.set(w, s)
-  }
-  return s
+/** What the checker asks of a word, worked out once per distinct word (claims reuse a small vocabulary). */
+interface WordForms {
+  readonly singular: string
+  readonly plural: boolean
+  /** Porter stem of the singular, filled on first use. */
+  singularStem?: string
 }
+
+const forms = new Map<string, WordForms>()
+
+const formsOf = (w: string): WordForms => {
+  let f = forms.get(w)
+  if (f === undefined) {
+    const s = singularOf(w)
+    f = { singular: s, plural: MASS_NOUNS.has(w) ? false : IRREGULAR_PLURALS.has(w) ? w !== "data" : s !== w }
+    if (forms.size < 200_000) forms.set(w, f)
+  }
+  return f
+}
+
+/** Singular form of a (lower-case) noun; words that are not plural come back unchanged. */
+export const singular = (w: string): string => formsOf(w).singular
 
 const singularOf = (w: string): string => {
   const irregular = IRREGULAR_PLURALS.get(w)
@@ -32,11 +43,7 @@ const singularOf = (w: string): string => {
 }
 
 /** Whether a (lower-case) noun is plural in form. Mass nouns are neither. */
-export const isPlural = (w: string): boolean => {
-  if (MASS_NOUNS.has(w)) return false
-  if (IRREGULAR_PLURALS.has(w)) return w !== "data"
-  return singular(w) !== w
-}
+export const isPlural = (w: string): boolean => formsOf(w).plural
 
 export const isMass = (w: string): boolean => MASS_NOUNS.has(w) || MASS_NOUNS.has(singular(w))
 
@@ -50,4 +57,10 @@ export const stem = (w: string): string => {
     if (stems.size < 200_000) stems.set(w, s)
   }
   return s
+}
+
+/** Porter stem of the singular form: the key of the "same words appear earlier" test. */
+export const singularStem = (w: string): string => {
+  const f = formsOf(w)
+  return (f.singularStem ??= stem(f.singular))
 }

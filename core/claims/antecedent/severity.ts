@@ -7,7 +7,7 @@
  */
 import type { Mention, Reading } from "./chunker.ts"
 import { ANATOMY, COORDINABLE, ORDINALS, PROCESS_NOUNS } from "./lexicon.ts"
-import { singular, stem } from "./lemma.ts"
+import { singular, singularStem, stem } from "./lemma.ts"
 import { derivedRoots, looksVerbal } from "./morphology.ts"
 import { INHERENT_ATTRIBUTES, isTied } from "./suppression.ts"
 import type { Severity } from "./types.ts"
@@ -62,8 +62,8 @@ const rawWords = (text: string, r: Reading): string[] | undefined => {
 const saidBefore = (ctx: SeverityContext, words: ReadonlyArray<string>): boolean => {
   for (let i = 0; i < words.length; i++) {
     const w = singular(words[i])
-    if (ctx.stemBefore(stem(w))) continue
-    if (i + 1 < words.length && ctx.stemBefore(stem(singular(words[i] + words[i + 1])))) {
+    if (ctx.stemBefore(singularStem(words[i]))) continue
+    if (i + 1 < words.length && ctx.stemBefore(singularStem(words[i] + words[i + 1]))) {
       i++
       continue
     }

@@ -1,14 +1,21 @@
 /** Claim text → word and punctuation tokens with character offsets into the text as given. */
 import { isPlural } from "./lemma.ts"
 
-export interface Token {
-  /** Lower-cased text ("said", ";"). */
-  readonly l: string
-  readonly start: number
-  readonly end: number
-  readonly word: boolean
-  /** Plural in form (computed once: the chunker asks often). */
-  readonly plural: boolean
+export class Token {
+  private pluralMemo: boolean | undefined = undefined
+
+  constructor(
+    /** Lower-cased text ("said", ";"). */
+    readonly l: string,
+    readonly start: number,
+    readonly end: number,
+    readonly word: boolean
+  ) {}
+
+  /** Plural in form; looked up on first use, since only the words of noun phrases are ever asked. */
+  get plural(): boolean {
+    return (this.pluralMemo ??= this.word && isPlural(this.l))
+  }
 }
 
 const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
@@ -23,8 +30,8 @@ export const tokenize = (text: string, from = 0): Token[] => {
     const c = raw.charCodeAt(0)
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
     const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && LETTER.test(raw))
-    const l = raw.toLowerCase().replace(/\u2019/g, "'")
-    out.push({ l, start: m.index, end: m.index + raw.length, word, plural: word && isPlural(l) })
+    const lower = raw.toLowerCase()
+    out.push(new Token(lower.includes("\u2019") ? lower.replace(/\u2019/g, "'") : lower, m.index, m.index + raw.length, word))
   }
   return out
 }
