@@ -89,6 +89,10 @@ describe("plural / singular mismatch", () => {
     expect(terms(check(["A rack comprising: a frame; and a hook, wherein the hooks are steel."]))).toEqual(["1:hooks:low"])
   })
 
+  it("ends the noun phrase before a verb that closes the clause ('the levers rotate.')", () => {
+    expect(terms(check(["A latch comprising: a housing; and a lever mounted to the housing, wherein the levers rotate."]))).toEqual(["1:levers:low"])
+  })
+
   it("accepts either number after 'one or more' and 'at least one'", () => {
     const r = check(["A rack comprising: one or more hooks; and at least one bar, wherein the hooks are steel, the hook is bent, the at least one bar is round and the bars are hollow."])
     expect(issuesOf(r, "plural-singular-mismatch")).toEqual([])

@@ -136,6 +136,9 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
       } else if (words[n - 1].plural && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || (BOUNDARY.has(next) && !ARTICLE_LIKE.has(next)))) {
         // Plural subject + base verb: "the balls reach an …", "the arms slide along …".
         break
+      } else if (words[n - 1].plural && next === "" && (nextTok === undefined || /^[,;.:]$/.test(nextTok.l))) {
+        // … and at the end of a clause: "wherein the levers rotate." (a plural modifier closing a noun phrase is rare).
+        break
       }
     }
     words.push(tok)
