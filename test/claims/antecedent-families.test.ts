@@ -89,6 +89,11 @@ describe("plural / singular mismatch", () => {
     expect(terms(check(["A rack comprising: a frame; and a hook, wherein the hooks are steel."]))).toEqual(["1:hooks:low"])
   })
 
+  it("takes the collection itself as one thing: 'a set of hooks … the set'", () => {
+    const r = check(["A rack comprising a set of hooks and a series of bars, wherein the set is mounted on a wall and a first bar in the series is bent."])
+    expect(r.issues).toEqual([])
+  })
+
   it("ends the noun phrase before a verb that closes the clause ('the levers rotate.')", () => {
     expect(terms(check(["A latch comprising: a housing; and a lever mounted to the housing, wherein the levers rotate."]))).toEqual(["1:levers:low"])
   })

@@ -271,7 +271,7 @@ export const checkAntecedentBasis = (
     }
 
     let sawPreambleIntro = false
-    const register = (m: Mention, r: Reading, opts: { counting: boolean; weak: boolean; key?: string; subject?: boolean }) => {
+    const register = (m: Mention, r: Reading, opts: { counting: boolean; weak: boolean; key?: string; subject?: boolean; number?: GrammaticalNumber }) => {
       const key = opts.key ?? r.key
       const ofMention = m.ofNext !== undefined ? mentions[m.ofNext] : undefined
       const ofKey = ofMention?.readings[0]?.key
@@ -284,7 +284,7 @@ export const checkAntecedentBasis = (
         weak: opts.weak,
         preamble: m.region === "preamble",
         subject: opts.subject === true,
-        number: numberOfIntro(m, r),
+        number: opts.number ?? numberOfIntro(m, r),
         elementStart: m.elementStart,
         qualifier: m.qualifier,
         ofKey,
@@ -351,7 +351,8 @@ export const checkAntecedentBasis = (
         for (const t of m.tails) register(m, t, { counting: false, weak: true })
         for (const k of m.coordinated ?? []) register(m, r0, { counting: true, weak: false, key: k })
         if (m.collective) {
-          register(m, r0, { counting: false, weak: true, key: m.collective })
+          // "a set of hooks … the set": the collection itself is one thing.
+          register(m, r0, { counting: false, weak: true, key: m.collective, number: "sg" })
           register(m, r0, { counting: false, weak: true, key: `${m.collective} of ${r0.key}` })
         }
         if (!subject && m.region === "body") {
