@@ -18,8 +18,6 @@ export interface ParentLink {
 /** "$1, $2, …" for an IN list of n values. */
 const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(", ")
 
-const dateText = (v: unknown): string | null => (v === null || v === undefined ? null : String(v).slice(0, 10))
-
 export const filedClaims = (store: ArtifactStore, appNum: string) =>
   Effect.map(
     store.query("SELECT claim_num, text FROM claims WHERE app_num IN ($1, $2) AND text IS NOT NULL ORDER BY claim_num", appNumForms(appNum), ["claims"]),
@@ -41,13 +39,13 @@ export const parentsOf = (store: ArtifactStore, appNums: ReadonlyArray<string>) 
     ? Effect.succeed([] as ParentLink[])
     : Effect.map(
         store.query(
-          `SELECT DISTINCT child_app, parent_app, relation, parent_filing_date FROM continuity
+          `SELECT DISTINCT child_app, parent_app, relation, parent_filing_date, strftime(parent_filing_date, '%Y-%m-%d') AS parent_filed FROM continuity
            WHERE child_app IN (${placeholders(appNums.length * 2)}) AND parent_app IS NOT NULL AND parent_app <> child_app
            ORDER BY child_app, parent_filing_date NULLS LAST, parent_app`,
           appNums.flatMap((a) => appNumForms(a)),
           ["continuity"]
         ),
-        (rows) => rows.map((r): ParentLink => ({ child: String(r.child_app), parent: String(r.parent_app), relation: String(r.relation ?? "OTHER"), filingDate: dateText(r.parent_filing_date) }))
+        (rows) => rows.map((r): ParentLink => ({ child: String(r.child_app), parent: String(r.parent_app), relation: String(r.relation ?? "OTHER"), filingDate: (r.parent_filed as string | null) ?? null }))
       )
 
 /** Which of these applications have a record in the corpus at all. */

@@ -34,9 +34,9 @@ describe("GET support for a filed application", () => {
     const r = await filed("10391892", { parents: true, maxAncestors: 6, ocr: false })
     decode(r)
     expect(r).toMatchObject({ available: true, source: "warehouse", appNum: "10391892", walk: { ran: true, ancestorsFound: 2, truncated: false } })
-    expect(r.ancestors!.map((a) => [a.appNum, a.relation, a.depth, a.textAvailable])).toEqual([
-      ["10293187", "CON", 1, false],
-      ["09704380", "CON", 2, false]
+    expect(r.ancestors!.map((a) => [a.appNum, a.relation, a.depth, a.textAvailable, a.filingDate])).toEqual([
+      ["10293187", "CON", 1, false, "2002-11-12"],
+      ["09704380", "CON", 2, false, "2000-10-31"]
     ])
     for (const a of r.ancestors!) {
       expect(a.reason).toBe("no-text-in-corpus")
