@@ -315,10 +315,8 @@ for (const q of [sample, synth].filter((q) => q !== undefined))
     ["recall@100", (r) => f3(r.recallAt100)],
     ["MRR", (r) => f3(r.mrr)]
   ])
-if (values["quality-only"]) process.exit(0)
-const latencyVersion = await synthDir(values["latency-artifacts"], Number(values["latency-n"]))
-const lat = await latency(latencyVersion)
-printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
+const lat = values["quality-only"] ? undefined : await latency(await synthDir(values["latency-artifacts"], Number(values["latency-n"])))
+if (lat) printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
   ["mode", (r) => r.mode],
   ["requests", (r) => String(r.requests)],
   ["p50 ms", (r) => r.p50Ms.toFixed(1)],
@@ -332,9 +330,15 @@ const beats = [sample, synth].filter((q) => q !== undefined).map((q) => {
   return { corpus: q.corpus, bm25RecallAt100: bm25, fullPipelineRecallAt100: full, beatsBm25: full > bm25 }
 })
 for (const b of beats) process.stdout.write(`${b.corpus}: full pipeline recall@100 ${f3(b.fullPipelineRecallAt100)} vs BM25 ${f3(b.bm25RecallAt100)} → ${b.beatsBm25 ? "beats BM25" : "DOES NOT beat BM25"}\n`)
-if (latencyOnly) {
-  // A latency-only run keeps the quality tables of the last full run.
-  const previous = JSON.parse(await fs.readFile("bench/results/retrieval.json", "utf8").catch(() => "{}"))
-  await writeResult("retrieval", { ...previous, qualityAt: previous.qualityAt ?? previous.at, latency: lat })
-} else await writeResult("retrieval", { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats })
+// A partial run keeps the other half of the last run's results, with the time each half was measured.
+const previous = JSON.parse(await fs.readFile("bench/results/retrieval.json", "utf8").catch(() => "{}"))
+const now = new Date().toISOString()
+await writeResult(
+  "retrieval",
+  latencyOnly
+    ? { ...previous, qualityAt: previous.qualityAt ?? previous.at, latency: lat, latencyAt: now }
+    : lat === undefined
+      ? { ...previous, quality: [sample, synth], fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: previous.latencyAt ?? previous.at }
+      : { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: now }
+)
 process.exit(0)
