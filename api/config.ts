@@ -19,6 +19,12 @@ export interface ApiSettings {
   readonly now: () => number
   /** Structured request logs on stdout; tests switch them off. */
   readonly logRequests: boolean
+  /**
+   * Open the prior-art search state (vectors, postings, citation graph) in the background at
+   * start, so the first search does not pay for it. The operator entry points turn it on; tests
+   * that never search leave it off.
+   */
+  readonly preloadSearch: boolean
 }
 
 const flag = (name: string, fallback: boolean) =>
@@ -36,7 +42,7 @@ export const settingsFromEnv: Config.Config<ApiSettings> = Config.all({
   keysLiveOnly: flag("KEYS_LIVE_ONLY", false),
   ocrEnabled: flag("OCR_ENABLED", true),
   warmWindowSeconds: Config.integer("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900))
-}).pipe(Config.map((s) => ({ ...s, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, now: Date.now, logRequests: true })))
+}).pipe(Config.map((s) => ({ ...s, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, now: Date.now, logRequests: true, preloadSearch: false })))
 
 /** 300 claims × a few KB plus 60 specification sections: 8 MiB leaves room without inviting abuse. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024

@@ -1,4 +1,4 @@
 /** API process entry point: settings from the environment (CONTRACT.md), drain on SIGTERM/SIGINT. */
 import { runUntilSignal } from "./server.ts"
 
-await runUntilSignal()
+await runUntilSignal({ preloadSearch: true })

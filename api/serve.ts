@@ -12,7 +12,7 @@ import { issueDemoKey } from "./auth/demo-key.ts"
 import { settingsWith, startServer } from "./server.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const settings = settingsWith()
+const settings = settingsWith({ preloadSearch: true })
 const hubUrl = new URL(settings.hubUrl)
 
 const waitForHub = async (ms: number) => {
@@ -34,7 +34,7 @@ hub.on("exit", (code, signal) => {
 
 let stopping = false
 if (!(await waitForHub(30_000))) process.stderr.write(`inference hub did not answer at ${hubUrl} yet; starting the API anyway\n`)
-const server = await startServer()
+const server = await startServer({ preloadSearch: true })
 const key = await issueDemoKey(settings.stateDir)
 
 process.stdout.write(

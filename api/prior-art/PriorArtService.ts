@@ -10,7 +10,7 @@
  * use when it is not loaded yet (so the first reranked search after a cold start pays its load
  * time; POST /warmup?rerank=1 pays it ahead).
  */
-import { Config, Effect, Option, Redacted } from "effect"
+import { Config, Duration, Effect, Option, Redacted } from "effect"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { compileFilter } from "../../core/search/filters.ts"
 import type { FusedHit } from "../../core/search/fusion.ts"
@@ -96,6 +96,15 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         catch: (e) => new CorpusUnavailable({ message: `the search index cannot be opened: ${e instanceof Error ? e.message : String(e)}` })
       })
     )
+
+    if (settings.preloadSearch && Option.isSome(store.served())) {
+      yield* searchState.pipe(
+        Effect.timed,
+        Effect.tap(([took, state]) => Effect.logInfo(`prior-art search state opened: ${state.corpus.size} applications in ${Math.round(Duration.toMillis(took))} ms`)),
+        Effect.catchAll((e) => Effect.logWarning(`prior-art search state not preloaded (the first search retries): ${e.message}`)),
+        Effect.forkDaemon
+      )
+    }
 
     const caches = new Map<string, { vectors: DiskCache<{ vector: number[] }>; results: DiskCache<CachedAnswer> }>()
     const cachesFor = (version: string) => {
