@@ -6,13 +6,16 @@
  * The artifacts were built (or found up to date) by the Makefile just before this runs.
  */
 import { spawn } from "node:child_process"
+import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { issueDemoKey } from "./auth/demo-key.ts"
 import { settingsWith, startServer } from "./server.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const settings = settingsWith({ preloadSearch: true })
+// The API and the hub serve one version: the one `current` names now, resolved once for both.
+const given = settingsWith({ preloadSearch: true })
+const settings = { ...given, artifactsDir: await fs.realpath(given.artifactsDir).catch(() => given.artifactsDir) }
 const hubUrl = new URL(settings.hubUrl)
 
 const waitForHub = async (ms: number) => {
@@ -34,7 +37,7 @@ hub.on("exit", (code, signal) => {
 
 let stopping = false
 if (!(await waitForHub(30_000))) process.stderr.write(`inference hub did not answer at ${hubUrl} yet; starting the API anyway\n`)
-const server = await startServer({ preloadSearch: true })
+const server = await startServer(settings)
 const key = await issueDemoKey(settings.stateDir)
 
 process.stdout.write(

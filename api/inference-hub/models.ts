@@ -2,11 +2,13 @@
  * The hub's models: the encoder (what `ready` reflects) and the late-interaction reranker, each
  * a ModelSlot that loads in the background and unloads after the warm window (scale to zero).
  *
- * The default encoder is the LSA model the pipeline trained (artifacts/current/encoder); a
+ * The default encoder is the LSA model the pipeline trained (<version>/encoder of the version
+ * ARTIFACTS_DIR names when the hub starts); a
  * sentence-transformers export can be configured instead with ENCODER_DIR. The reranker scores
  * with per-token vectors of the same kind of model (RERANKER_DIR, default: the encoder's).
  */
 import { Config, Effect, Schedule } from "effect"
+import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { maxSim } from "./late-interaction.ts"
@@ -30,7 +32,10 @@ export interface HubStatus {
 export class HubModels extends Effect.Service<HubModels>()("HubModels", {
   scoped: Effect.gen(function* () {
     const cfg = yield* HubConfig
-    const encoderDir = cfg.encoderDir._tag === "Some" ? cfg.encoderDir.value : path.join(cfg.artifactsDir, "encoder")
+    // Pinned to the version `current` names at start, as the API pins its own: a rebuild that moves
+    // `current` must not hand the hub a newly trained encoder while the API still searches the old index.
+    const versionDir = yield* Effect.promise(() => fs.realpath(cfg.artifactsDir).catch(() => cfg.artifactsDir))
+    const encoderDir = cfg.encoderDir._tag === "Some" ? cfg.encoderDir.value : path.join(versionDir, "encoder")
     const rerankerDir = cfg.rerankerDir._tag === "Some" ? cfg.rerankerDir.value : encoderDir
     const load = (dir: string) => async () => {
       const model = await loadTextEncoder(dir)
