@@ -29,8 +29,10 @@ import { costOf, noSpend, parsePriceTable, type Spend } from "./pricing.ts"
 export type SearchRequest = typeof PriorArtSearchRequest.Type
 export type ClaimsRequest = typeof PriorArtClaimsRequest.Type
 
-/** Nearest documents the extractive drafter reads. */
+/** Nearest documents the extractive drafter reads, those with an abstract or a first claim first … */
 const HYDE_NEIGHBOURS = 5
+/** … chosen among this many nearest documents (many records carry a title alone). */
+const HYDE_POOL = 25
 
 export type Specification = { readonly application_number: string } & Record<string, unknown>
 
@@ -234,8 +236,11 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
               )
             : undefined
           if (!hyde) {
-            const near = state.dense.search(encoded.vector, { depth: HYDE_NEIGHBOURS, accepts: filter.accepts, filtered: filter.active }).hits
-            const drafted = draftExtractive(query, yield* neighboursOf(state, near.map((h) => state.corpus.appNums[h.key])))
+            const near = state.dense.search(encoded.vector, { depth: HYDE_POOL, accepts: filter.accepts, filtered: filter.active }).hits
+            const neighbours = yield* neighboursOf(state, near.map((h) => state.corpus.appNums[h.key]))
+            // Documents with an abstract or a claim first; records with a title alone fill in.
+            const withText = [...neighbours.filter((n) => n.abstract || n.firstClaim), ...neighbours.filter((n) => !n.abstract && !n.firstClaim)]
+            const drafted = draftExtractive(query, withText.slice(0, HYDE_NEIGHBOURS), state.lexical ? (stem) => state.lexical!.idf(stem) : undefined)
             hyde = chat ? { ...drafted, note: "the chat model failed; the extractive drafter wrote this instead" } : drafted
           }
           searchText = hyde.text

@@ -6,7 +6,9 @@
  *   them from the query.
  * - Otherwise (or when the model call fails) an extractive drafter writes them from the nearest
  *   documents: the hypothetical abstract is the query's own opening sentence followed by the
- *   neighbours' abstract sentences that share the most query stems; the hypothetical first claim
+ *   neighbours' sentences that share the most telling query stems (idf-weighted; from their
+ *   abstracts, else their first claims, else their titles; a passage sharing only common words
+ *   is never borrowed); the hypothetical first claim
  *   is the query's claim when one was given, else the neighbour's first claim closest to the
  *   query. Pulling vocabulary from documents that are known to sit in the right region is what
  *   makes the rewritten query land nearer the references than the bare query does.
@@ -34,34 +36,58 @@ export interface HypotheticalDocument {
 
 const stems = (s: string) => new Set(tokenizePatentText(s).map((t) => t.stem))
 const sentences = (s: string) => s.split(/(?<=[.;])\s+(?=[A-Z])/).map((x) => x.trim()).filter((x) => x.length >= 20)
-const overlap = (q: ReadonlySet<string>, s: string) => {
+/** A drafted abstract reads as sentences: each borrowed piece ends with a full stop. */
+const asSentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s.replace(/[;,:]$/, "")}.`)
+/** How telling a shared stem is (the lexical index's idf); without one every stem counts 1. */
+export type StemWeight = (stem: string) => number
+
+/**
+ * A neighbour's sentence is borrowed only when the stems it shares with the query weigh at least
+ * this much: two ordinary stems, or one rare one, never "method" and "system" alone.
+ */
+const MIN_SHARED_WEIGHT = 2
+
+const shared = (q: ReadonlySet<string>, s: string, weight: StemWeight) => {
   const st = stems(s)
-  let n = 0
-  for (const x of st) if (q.has(x)) n++
-  return st.size === 0 ? 0 : n / Math.sqrt(st.size)
+  let w = 0
+  for (const x of st) if (q.has(x)) w += weight(x)
+  return { weight: w, score: st.size === 0 ? 0 : w / Math.sqrt(st.size) }
 }
 
-export const draftExtractive = (query: { abstract?: string; claims?: string }, neighbours: ReadonlyArray<Neighbour>): HypotheticalDocument => {
+/** What a neighbour can lend: its abstract's sentences, else its first claim, else its title. */
+const passagesOf = (n: Neighbour) => {
+  const abstract = sentences(n.abstract?.trim() ?? "")
+  if (abstract.length > 0) return abstract
+  const claim = n.firstClaim?.trim()
+  if (claim) return [claim]
+  return n.title?.trim() ? [n.title.trim()] : []
+}
+
+export const draftExtractive = (query: { abstract?: string; claims?: string }, neighbours: ReadonlyArray<Neighbour>, weight: StemWeight = () => 1): HypotheticalDocument => {
   const queryText = [query.abstract, query.claims].filter((s) => s && s.trim()).join(" ")
   const q = stems(queryText)
   const opening = sentences(query.abstract?.trim() || query.claims?.trim() || "")[0] ?? (query.abstract?.trim() || query.claims?.trim() || "")
   const pool = neighbours.flatMap((n, rank) =>
-    sentences(n.abstract ?? n.title ?? "").map((s) => ({ s, app: n.appNum, score: overlap(q, s) / (1 + rank * 0.1) }))
+    passagesOf(n).flatMap((s) => {
+      const m = shared(q, s, weight)
+      return m.weight >= MIN_SHARED_WEIGHT && s !== opening ? [{ s, app: n.appNum, score: m.score / (1 + rank * 0.1) }] : []
+    })
   )
   const picked = pool.sort((a, b) => b.score - a.score).slice(0, 2)
-  const abstract = [opening, ...picked.map((p) => p.s)].filter(Boolean).join(" ")
+  const abstract = [opening, ...picked.map((p) => p.s)].filter(Boolean).map(asSentence).join(" ")
   let claim = query.claims?.trim() ?? ""
   let claimSource: string | undefined
   if (!claim) {
     const best = neighbours
       .filter((n) => n.firstClaim)
-      .map((n, rank) => ({ n, score: overlap(q, n.firstClaim!) / (1 + rank * 0.1) }))
+      .map((n, rank) => ({ n, score: shared(q, n.firstClaim!, weight).score / (1 + rank * 0.1) }))
       .sort((a, b) => b.score - a.score)[0]
     claim = best?.n.firstClaim ?? ""
     claimSource = best?.n.appNum
   }
   const sources = [...new Set([...picked.map((p) => p.app), ...(claimSource ? [claimSource] : [])])]
-  return { abstract, claim, text: indexedText({ abstract, firstClaim: claim }), generator: "extractive", sources }
+  const note = sources.length === 0 ? "no nearby document shares telling words with the query; the query was searched as given" : undefined
+  return { abstract, claim, text: indexedText({ abstract, firstClaim: claim }), generator: "extractive", sources, ...(note ? { note } : {}) }
 }
 
 export interface ChatModel {

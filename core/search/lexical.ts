@@ -43,6 +43,13 @@ export class LexicalIndex {
     return this.file.close()
   }
 
+  /** BM25 idf of a stem; a stem the corpus never uses is as telling as the rarest. */
+  idf(stem: string): number {
+    const n = this.docKey.length
+    const df = this.terms.get(stem)?.length ?? 0
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5))
+  }
+
   /**
    * The query's most telling stems: distinct stems found in the dictionary, ranked by query
    * frequency × idf, at most `limit` (MoreLikeThis-style term selection). A search query here is
@@ -53,11 +60,7 @@ export class LexicalIndex {
   queryTerms(text: string, limit = this.maxQueryTerms) {
     const qtf = new Map<string, number>()
     for (const t of tokenizePatentText(text)) if (this.terms.has(t.stem)) qtf.set(t.stem, (qtf.get(t.stem) ?? 0) + 1)
-    const n = this.docKey.length
-    const weight = (term: string) => {
-      const df = this.terms.get(term)!.length
-      return qtf.get(term)! * Math.log(1 + (n - df + 0.5) / (df + 0.5))
-    }
+    const weight = (term: string) => qtf.get(term)! * this.idf(term)
     return [...qtf.keys()].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1)).slice(0, limit)
   }
 
