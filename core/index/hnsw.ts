@@ -51,3 +51,13 @@ const own = (a: Float32Array) => (a.byteOffset === 0 && a.byteLength === a.buffe
  */
 export const exactSearch = (matrix: Float32Array, query: Float32Array, dims: number, k: number) =>
   usearch.exactSearch(own(matrix), own(query), dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array }
+
+/**
+ * Exact cosine k-NN of many queries (row-major) in one call: `k` slots per query, of which
+ * `counts[q]` are filled. usearch answers a single query in another shape; both come back alike.
+ */
+export const exactSearchBatch = (matrix: Float32Array, queries: Float32Array, dims: number, k: number) => {
+  const r = usearch.exactSearch(own(matrix), own(queries), dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array }
+  const counts = r.counts ? Array.from(r.counts, Number) : [r.keys.length]
+  return { keys: r.keys, distances: r.distances, counts }
+}
