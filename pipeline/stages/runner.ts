@@ -5,8 +5,9 @@
  *   When `current` already has that key there is nothing to do.
  * - Work happens in `.partial-<buildKey>/`; each finished stage leaves a record in
  *   `stages/<name>.json` there, so a crashed run resumes from the first unfinished stage.
- * - A stage whose code version and input hash equal those of the same stage in `current` takes
- *   its outputs over (hard links) instead of running.
+ * - A stage whose code version and input hash equal those of the same stage in `current`, or of
+ *   a stage an interrupted build of other code finished, takes its outputs over (hard links)
+ *   instead of running; a successful build removes the other interrupted builds' folders.
  * - Only after the manifest validates is the directory renamed to its version name and
  *   `current` switched to it.
  */
@@ -69,6 +70,30 @@ const linkOutputs = async (fromDir: string, toDir: string, rec: StageRecord) => 
     await fs.rm(dst, { force: true })
     await fs.link(path.join(fromDir, o.path), dst).catch(() => fs.copyFile(path.join(fromDir, o.path), dst))
   }
+}
+
+/** Work folders of interrupted builds other than this one. */
+const partialDirsOf = async (root: string, work: string) =>
+  (await fs.readdir(root, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && e.name.startsWith(".partial-"))
+    .map((e) => path.join(root, e.name))
+    .filter((d) => d !== work)
+
+/** A finished run of this stage, with the same code and inputs, whose outputs are intact: in `current` first, then in interrupted builds. */
+const findDonor = async (
+  stage: string,
+  matches: (r: StageRecord | undefined) => r is StageRecord,
+  currentDir: string | undefined,
+  currentManifest: Manifest | undefined,
+  partials: ReadonlyArray<string>
+): Promise<{ dir: string; record: StageRecord; label: string } | undefined> => {
+  const previous = currentManifest?.stages.find((s) => s.name === stage)
+  if (currentDir && matches(previous) && (await outputsIntact(currentDir, previous))) return { dir: currentDir, record: previous, label: currentManifest!.version }
+  for (const dir of partials) {
+    const marker = await fs.readFile(path.join(dir, "stages", `${stage}.json`), "utf8").then((t) => JSON.parse(t) as StageRecord, () => undefined)
+    if (matches(marker) && (await outputsIntact(dir, marker))) return { dir, record: marker, label: `the interrupted build ${path.basename(dir)}` }
+  }
+  return undefined
 }
 
 const recordOf = async (
@@ -151,6 +176,7 @@ const build = (opts: PipelineOptions) =>
 
     const work = partialDirOf(root, buildKey)
     yield* Effect.promise(() => fs.mkdir(path.join(work, "stages"), { recursive: true }))
+    const otherPartials = yield* Effect.promise(() => partialDirsOf(root, work))
     const records = new Map<string, StageRecord>()
 
     for (const [i, stage] of opts.stages.entries()) {
@@ -176,14 +202,16 @@ const build = (opts: PipelineOptions) =>
         opts.progress.done(`resumed: finished by an earlier interrupted run`)
         continue
       }
-      // 2. Reuse: same code and inputs as the stage in the current version.
-      const previous = currentManifest?.stages.find((s) => s.name === stage.name)
-      if (currentDir && matches(previous) && (yield* Effect.promise(() => outputsIntact(currentDir, previous)))) {
-        yield* Effect.promise(() => linkOutputs(currentDir, work, previous))
-        const rec = { ...previous, reused: true }
+      // 2. Reuse: same code and inputs as the stage in the current version, or as a stage an
+      //    interrupted build of other code finished (a fix to a late stage after a crash must
+      //    not redo the hours of ingest before it).
+      const donor = yield* Effect.promise(() => findDonor(stage.name, matches, currentDir, currentManifest, otherPartials))
+      if (donor) {
+        yield* Effect.promise(() => linkOutputs(donor.dir, work, donor.record))
+        const rec = { ...donor.record, reused: true }
         yield* Effect.promise(() => fs.writeFile(markerPath, JSON.stringify(rec)))
         records.set(stage.name, rec)
-        opts.progress.done(`reused from ${currentManifest!.version} (inputs and code unchanged)`)
+        opts.progress.done(`reused from ${donor.label} (inputs and code unchanged)`)
         continue
       }
       // 3. Run.
@@ -230,6 +258,8 @@ const build = (opts: PipelineOptions) =>
     yield* Effect.promise(() => writeCatalog(versionDir))
     yield* Effect.promise(() => switchCurrent(root, version))
     yield* Effect.promise(() => pruneVersions(root, (opts.keepVersions ?? 2) + 1))
+    // What interrupted builds of other code left behind was either taken over above or is stale.
+    for (const dir of otherPartials) yield* Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
     opts.progress.info(`published ${version}; ${path.join(opts.artifactsRoot, "current")} now points at it`)
     return { version, versionDir, upToDate: false, manifest } satisfies PipelineOutcome
   })

@@ -127,6 +127,30 @@ describe("artifact versions", () => {
     expect(resumed.versionDir).not.toBe(first.versionDir)
   })
 
+  it("after a crash and a fix to the crashed stage's code, takes the finished stages over from the interrupted build", async () => {
+    // The crashed stage's code lives in a file of its own, so fixing it changes the build key.
+    const code = path.join(".tmp", `runner-code-${process.pid}-${Date.now()}.txt`)
+    await fs.mkdir(".tmp", { recursive: true })
+    await fs.writeFile(code, "buggy")
+    try {
+      const runs: string[] = []
+      const fixable = (crash: boolean): Stage => ({ ...doubler(runs, { crash }), sources: ["test/pipeline/runner.test.ts", code] })
+      const crashed = await build([lineCounter(runs), fixable(true)])
+      expect(Exit.isFailure(crashed)).toBe(true)
+      expect((await fs.readdir(root)).filter((n) => n.startsWith(".partial"))).toHaveLength(1)
+      await fs.writeFile(code, "fixed")
+      runs.length = 0
+      const out = await ok([lineCounter(runs), fixable(false)])
+      expect(runs).toEqual(["double"])
+      expect(out.manifest.stages.find((s) => s.name === "lines")?.reused).toBe(true)
+      expect(await fs.readFile(path.join(root, "current", "double.txt"), "utf8")).toBe("6")
+      // The interrupted build's folder is gone once a build has been published.
+      expect((await fs.readdir(root)).filter((n) => n.startsWith(".partial"))).toEqual([])
+    } finally {
+      await fs.rm(code, { force: true })
+    }
+  })
+
   it("names an unreadable corpus location", async () => {
     const exit = await Effect.runPromiseExit(
       runPipeline({ corpus: path.join(tmp, "nowhere"), artifactsRoot: root, stages: [], progress: silentProgress }).pipe(
