@@ -74,6 +74,17 @@ describe("double inclusion and ambiguity", () => {
     expect(r.issues).toEqual([])
   })
 
+  it("does not count parts of different elements as a re-introduction ('a second switch having a control terminal')", () => {
+    const r = check([
+      "A circuit comprising: a first switch having a control terminal; and a second switch having a control terminal, an input, and an output.",
+      "The circuit of claim 1, further comprising a third switch having a control terminal and an input."
+    ])
+    expect(issuesOf(r, "double-inclusion")).toEqual([])
+    // A bare reference to one of them is still ambiguous, and the same part of the same element is still double.
+    expect(terms(check(["A catheter comprising a shaft having a distal end, and a balloon having a distal end, wherein the distal end is sealed."]))).toEqual(["1:distal end:medium"])
+    expect(terms(check(["A catheter comprising a shaft having a distal end and a distal end."]), "double-inclusion")).toEqual(["1:distal end:medium"])
+  })
+
   it("is settled by the of-phrase", () => {
     const r = check(["A mixture comprising: an amount of salt; and an amount of sugar, wherein the amount of sugar exceeds the amount of salt."])
     expect(issuesOf(r, "ambiguous-reference")).toEqual([])

@@ -113,6 +113,16 @@ describe("chunking the basis relies on", () => {
     expect(r.issues).toEqual([])
   })
 
+  it("a verb after a noun that can also be coordinated ends the phrase ('the voltage source varies')", () => {
+    expect(check(["A flashlight comprising a DC voltage source and a circuit holding a light output as a voltage on the DC voltage source varies."]).issues).toEqual([])
+    expect(check(["An amplifier comprising an input and an output, wherein the output rises as the input rises."]).issues).toEqual([])
+  })
+
+  it("a participle spelled like a noun is a participle before 'by' ('the frequency set by the controller')", () => {
+    expect(check(["A pump comprising a controller that sets a frequency, wherein the frequency set by the controller is variable."]).issues).toEqual([])
+    expect(terms(check(["A pump comprising a controller, wherein the threshold set by the controller is variable."]))).toEqual(["1:no-antecedent-basis:threshold:high"])
+  })
+
   it("after a plural determiner an -s word is the head, not a verb", () => {
     expect(terms(check(["A deflector comprising: a base; and two angled front faces downwardly extending from the base, wherein the angled front face is flat."]))).toEqual([
       "1:plural-singular-mismatch:angled front face:medium"

@@ -37,6 +37,8 @@ interface Intro {
   readonly qualifier: string
   /** Key of the phrase after "of", to tell "a top of the frame" from "a top of the display". */
   readonly ofKey?: string
+  /** The element it was recited as a part of ("a distal end" of "a catheter having a distal end"). */
+  readonly owner?: string
   /** The mention that made it (claim and offset): several keys of one mention count once. */
   readonly origin: number
 }
@@ -288,6 +290,7 @@ export const checkAntecedentBasis = (
         elementStart: m.elementStart,
         qualifier: m.qualifier,
         ofKey,
+        owner: m.owner,
         origin: p.number * 1_000_000 + m.detStart
       })
     }
@@ -334,11 +337,13 @@ export const checkAntecedentBasis = (
 
       if (m.kind === "intro") {
         if (m.region === "body" && !m.another && m.elementStart) {
-          const same = view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart) ?? []
+          // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
+          const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
+          const same = view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart && sameThing(i)) ?? []
           const own = same.filter((i) => i.claim === p.number)
           const inherited = p.isIndependent ? [] : same.filter((i) => i.claim !== p.number)
           const unqualified = (list: Intro[]) => list.length > 0 && (m.qualifier === "" || list.some((i) => i.qualifier === m.qualifier))
-          const inheritedAny = p.isIndependent ? [] : (view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.claim !== p.number) ?? [])
+          const inheritedAny = p.isIndependent ? [] : (view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.claim !== p.number && sameThing(i)) ?? [])
           if (unqualified(own) || unqualified(inherited) || (inheritedAny.length > 0 && m.qualifier === "")) {
             issue("double-inclusion", "medium", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
           }

@@ -58,6 +58,11 @@ export interface Mention {
   readonly qualifier: string
   /** Token after the phrase (lower case), "" at the end. */
   readonly next: string
+  /**
+   * For an introduction: the key of the element it is recited as a part of ("an inflatable member
+   * having a proximal end, a distal end" → "inflatable member" for both ends).
+   */
+  readonly owner?: string
   readonly region: Region
   readonly tokStart: number
   readonly tokEnd: number
@@ -66,6 +71,15 @@ export interface Mention {
 const ARTICLE_LIKE = new Set(["the", "a", "an", "said", "its", "their", "each", "this", "these", "those", "it", "them", "that", "his", "her", "our", "every", "any", "such"])
 const ELEMENT_OPENERS = new Set([":", ";", ",", "and", "or", "and/or", "comprising", "including", "having", "comprises", "includes", "has", "further", "containing", "contains"])
 const ABLE_NOUNS = new Set(["table", "cable", "variable", "vegetable", "turntable", "timetable", "syllable", "consumable", "deliverable", "wearable", "receivable", "collectible", "stable", "constable", "portable", "disposable", "rechargeable"])
+
+/** "a member having a distal end", "a valve with a seat": what follows is a part of that member. */
+const POSSESSION = new Set(["having", "has", "have", "with"])
+
+/** Coordinable words that are also nouns: "the voltage source varies" may end at "source". */
+const COORDINABLE_NOUNS = new Set(["source", "target", "input", "output", "inlet", "outlet", "front", "rear", "back", "top", "bottom", "inside", "outside", "start", "end", "minimum", "maximum"])
+
+/** Past participles spelled like nouns ("a set", "a cut"): a participle only when "by" follows. */
+const NOUN_PARTICIPLES = new Set(["set", "cut", "put", "fit", "split", "spread", "cast", "shut", "fed", "laid", "sold"])
 
 const THEREOF = new Set(["thereof", "therein", "thereon", "thereat", "thereto", "therefor"])
 const isWord = (t: Token | undefined): t is Token => t !== undefined && t.word
@@ -118,6 +132,8 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
       const next = isWord(nextTok) ? nextTok.l : ""
       const strongVerbContext = next === "" || ARTICLE_LIKE.has(next) || isAdverb(next)
       const nextIsBoundary = next !== "" && (BOUNDARY.has(next) || AFTER_HEAD_BOUNDARY.has(next))
+      // "the frequency set by the controller": a participle that is also a noun, told apart by its agent.
+      if (NOUN_PARTICIPLES.has(l) && next === "by") break
       if (isEd(l) || isIng(l) || IRREGULAR_PARTICIPLES.has(l)) {
         const endsClause = next === "" && (nextTok === undefined || /[,;.:]/.test(nextTok.l))
         if (strongVerbContext && !(isIng(l) && endsClause)) break
@@ -129,7 +145,7 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
       } else if (VERB_S.has(l) || tok.plural) {
         if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next))) break
         if (VERB_S.has(l) && next !== "") break
-        if (!words[n - 1].plural && !ORDINALS.has(prevL) && !COORDINABLE.has(prevL) && !isDigits(prevL) && !isEd(prevL) && !isIng(prevL)) {
+        if (!words[n - 1].plural && !ORDINALS.has(prevL) && (!COORDINABLE.has(prevL) || COORDINABLE_NOUNS.has(prevL)) && !isDigits(prevL) && !isEd(prevL) && !isIng(prevL)) {
           // A plural in mid-phrase followed by more words is more likely a verb ("the step occurs multiple times").
           cuts.push({ at: n, preferred: VERB_S.has(l) || (next !== "" && !nextIsBoundary) })
         }
@@ -350,6 +366,24 @@ const pastReferenceSigns = (t: ReadonlyArray<Token>, k: number): number => {
   return k
 }
 
+/**
+ * The element an introduction at token i is a part of: the phrase right before "having" / "with",
+ * kept through a list ("having a proximal end, a distal end, and a lumen").
+ */
+const ownerOf = (t: ReadonlyArray<Token>, mentions: ReadonlyArray<Mention>, i: number): string | undefined => {
+  const before = mentions[mentions.length - 1]
+  if (!before) return undefined
+  let k = pastReferenceSigns(t, before.tokEnd)
+  const between: string[] = []
+  for (; k < i && between.length < 4; k++) between.push(t[k].l)
+  if (k < i) return undefined
+  const linker = between.join(" ")
+  if (between.length === 1 && POSSESSION.has(linker)) return before.readings[0]?.key
+  if (between.length === 2 && (between[0] === "each" || between[0] === "which" || between[0] === "that") && POSSESSION.has(between[1])) return before.readings[0]?.key
+  if (before.kind === "intro" && before.owner !== undefined && (linker === "," || linker === "and" || linker === ", and" || linker === "or" || linker === ", or")) return before.owner
+  return undefined
+}
+
 export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[] => {
   const mentions: Mention[] = []
   let linkOfAt = -1
@@ -403,6 +437,7 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
     }
     const after = pastReferenceSigns(t, phrase.end)
     const nextTok = t[after]
+    const owner = det && det.kind === "intro" ? ownerOf(t, mentions, i) : undefined
     const nextL = nextTok ? nextTok.l : ""
     const mention: Mention = {
       index: mentions.length,
@@ -421,6 +456,7 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       elementStart: prev === "" || ELEMENT_OPENERS.has(prev),
       qualifier,
       next: nextL,
+      owner,
       region: detStart < regions.skipUntil ? "skip" : detStart < regions.preambleEnd ? "preamble" : "body",
       tokStart: phraseStart,
       tokEnd: phrase.end
