@@ -44,18 +44,26 @@ export interface PlantedDefect {
   readonly end: number
 }
 
-/** High-severity findings per claim on the sets as given. */
+/** High-severity findings per claim on the sets as given, and what a user sees at the lower floors. */
 export const highFindingsPerClaim = (sets: ReadonlyArray<ClaimSet>) => {
   let claims = 0
   let high = 0
+  let medium = 0
+  let low = 0
   const findings: AntecedentIssue[] = []
   for (const s of sets) {
-    const r = checkAntecedentBasis(s, { minSeverity: "high" })
+    const r = checkAntecedentBasis(s, {})
     claims += s.length
-    high += r.issues.length
-    findings.push(...r.issues)
+    for (const i of r.issues) {
+      if (i.severity === "high") {
+        high++
+        findings.push(i)
+      } else if (i.severity === "medium") medium++
+      else low++
+    }
   }
-  return { claims, high, perClaim: claims === 0 ? 0 : high / claims, findings }
+  const per = (n: number) => (claims === 0 ? 0 : n / claims)
+  return { claims, high, perClaim: per(high), mediumPerClaim: per(medium), lowPerClaim: per(low), findings }
 }
 
 interface Element {
@@ -206,6 +214,8 @@ const main = async () => {
   const { printTable, writeResult } = await import("./report.ts")
   const rows = [
     { measure: "high findings per unmodified granted claim", value: precision.perClaim.toFixed(4), target: "≤ 0.05", detail: `${precision.high} of ${precision.claims} claims` },
+    { measure: "medium findings per granted claim", value: precision.mediumPerClaim.toFixed(4), target: "-", detail: "many are real (examiners miss some)" },
+    { measure: "low findings per granted claim", value: precision.lowPerClaim.toFixed(4), target: "-", detail: "informational: basis under other wording" },
     ...Object.entries(recall.tally).map(([family, t]) => ({
       measure: `recall of planted ${family}`,
       value: t.planted === 0 ? "-" : (t.found / t.planted).toFixed(3),
@@ -220,7 +230,7 @@ const main = async () => {
     ["target", (r) => r.target],
     ["detail", (r) => r.detail]
   ])
-  await writeResult("antecedent-quality", { claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, recall: recall.tally, microsPerClaim: us.fastest, microsPerClaimMedian: us.median })
+  await writeResult("antecedent-quality", { claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, mediumPerClaim: precision.mediumPerClaim, lowPerClaim: precision.lowPerClaim, recall: recall.tally, microsPerClaim: us.fastest, microsPerClaimMedian: us.median })
   if (process.argv.includes("--missed")) for (const m of recall.missed) process.stdout.write(`MISSED ${m.family}: ${m.claim}\n`)
   // The false alarms to study: each high finding on a granted claim, with its context.
   if (process.argv.includes("--highs")) for (const f of precision.findings) process.stdout.write(`HIGH ${f.type} "${f.term}": ${f.snippet}\n`)
