@@ -81,6 +81,14 @@ const COORDINABLE_NOUNS = new Set(["source", "target", "input", "output", "inlet
 /** Past participles spelled like nouns ("a set", "a cut"): a participle only when "by" follows. */
 const NOUN_PARTICIPLES = new Set(["set", "cut", "put", "fit", "split", "spread", "cast", "shut", "fed", "laid", "sold"])
 
+/** Adjectives by their endings ("conductive", "electrical", "flexible"), never a noun on their own in a claim. */
+const ADJECTIVE_ENDING = /(?:[^r]ive|ous|ical|ible|[^g]ic)$/
+const ADJECTIVES = new Set(["thermal", "rigid", "resilient", "thin", "thick", "flat", "hollow", "annular", "tubular", "circular", "planar", "linear", "rectangular", "cylindrical", "transparent", "opaque", "elongate", "solid", "smooth", "rough"])
+const looksAdjectival = (l: string) => ADJECTIVES.has(l) || (l.length > 4 && ADJECTIVE_ENDING.test(l) && !ADJECTIVE_NOUNS.has(l))
+/** Nouns with an adjective's ending ("the adhesive contacts the skin"). */
+const ADJECTIVE_NOUNS = new Set(["adhesive", "additive", "explosive", "objective", "derivative", "sedative", "preservative", "representative", "executive", "alternative", "relative", "incentive", "narrative", "initiative",
+  "music", "traffic", "topic", "fabric", "plastic", "mechanic", "clinic", "arithmetic", "ceramic", "epic", "critic", "republic", "attic", "mimic", "static", "rubric", "tunic", "arsenic", "garlic", "relic", "metric", "matric"])
+
 const THEREOF = new Set(["thereof", "therein", "thereon", "thereat", "thereto", "therefor"])
 const isWord = (t: Token | undefined): t is Token => t !== undefined && t.word
 const isDigits = (l: string) => /^\d+$/.test(l)
@@ -139,9 +147,16 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
         if (strongVerbContext && !(isIng(l) && endsClause)) break
         cuts.push({ at: n, preferred: nextIsBoundary })
       } else if (BASE_VERBS.has(l) && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || BOUNDARY.has(next))) {
-        break
+        // "an ohmic contact wherein", "a thin cover each": after an adjective the word is the head noun.
+        if (!looksAdjectival(prevL)) break
+        cuts.push({ at: n, preferred: false })
       } else if (pluralDet && tok.plural && !words.some((w) => w.plural)) {
         // The plural head itself ("two angled front faces downwardly extending").
+      } else if ((VERB_S.has(l) || tok.plural) && looksAdjectival(prevL)) {
+        // "the conductive contacts on …", "optical apertures each …": after an adjective the -s word is the head.
+        if (VERB_S.has(l)) cuts.push({ at: n, preferred: false })
+        // A plural rarely modifies a further noun: "the conductive pads second ceramic …" (a word lost) ends at "pads".
+        if (tok.plural && next !== "" && !nextIsBoundary) cuts.push({ at: n + 1, preferred: true })
       } else if (VERB_S.has(l) || tok.plural) {
         if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next))) break
         if (VERB_S.has(l) && next !== "") break
@@ -207,7 +222,7 @@ const readingsOf = (p: Phrase): { readings: Reading[]; tails: Reading[] } => {
     const r = reading(p.words.slice(0, firstCut.at))
     if (r) readings.push(r)
   }
-  if (full) readings.push(full)
+  if (full && !readings.some((x) => x.key === full.key && x.end === full.end)) readings.push(full)
   for (const r of cutReadings) if (!readings.some((x) => x.key === r.key && x.end === r.end)) readings.push(r)
   return { readings, tails }
 }

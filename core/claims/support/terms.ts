@@ -5,8 +5,8 @@
  * are left out; they say nothing about written-description support.
  */
 import { chunk, type Mention, type Reading } from "../antecedent/chunker.ts"
-import { ORDINALS } from "../antecedent/lexicon.ts"
-import { tokenize } from "../antecedent/tokens.ts"
+import { BASE_VERBS, IRREGULAR_PARTICIPLES, ORDINALS, VERB_S } from "../antecedent/lexicon.ts"
+import { type Token, tokenize } from "../antecedent/tokens.ts"
 import { type ParsedClaim, parseClaims } from "../parse.ts"
 
 export interface ClaimTerm {
@@ -39,6 +39,40 @@ const chartable = (r: Reading): boolean => {
   if (content.length === 0) return false
   if (content.length === 1 && (GENERIC.has(content[0]) || content[0].length < 3)) return false
   if (r.words.length > 6 || GENERIC_PHRASES.has(r.key)) return false
+  return true
+}
+
+/** Words after which a lone bare word is a predicate ("is done", "are dependent upon"). */
+const BE = new Set(["is", "are", "be", "being", "been", "was", "were"])
+const OBJECT_STARTS = new Set(["the", "a", "an", "said", "it", "its", "their", "them", "this", "these", "those"])
+
+/**
+ * A lone bare word the chunker kept that reads as a verb or a predicate, not a claimed feature:
+ * right after a noun phrase ("two probes extend into", "the ring lands (8, 10) overlap"), before
+ * its object ("and carry the sensors"), or after "is" when it has a participle's or an
+ * adjective's ending ("is done", "is dependent upon").
+ */
+const looksLikeVerb = (m: Mention, previous: Mention | undefined, tokens: ReadonlyArray<Token>, text: string): boolean => {
+  const r = m.readings[0]
+  if (!r || r.words.length !== 1) return false
+  if (OBJECT_STARTS.has(m.next)) return true
+  if (previous && previous.kind !== "bare" && adjacent(previous, m, tokens)) {
+    // "two probes extend", "the antenna features": a verb agreeing with the phrase before it. A split
+    // phrase ("a CMOS inverter", "the male threads") leaves a noun that does not agree.
+    const w = r.words[0]
+    // "a telecommunications network", "a CMOS inverter": a singular determiner or an acronym is no plural subject.
+    const last = tokens[previous.tokEnd - 1]
+    const subjectPlural = previous.readings[0]?.plural === true && previous.detNumber !== "sg" && !(last && /^[A-Z0-9]+$/.test(text.slice(last.start, last.end)))
+    if (VERB_S.has(tokens[m.tokStart].l) || BASE_VERBS.has(w) || (subjectPlural && !r.plural)) return true
+  }
+  return BE.has(m.prev) && (IRREGULAR_PARTICIPLES.has(r.words[0]) || r.words[0] === "done" || /(?:ed|ent|ant|ive|ous|ible|able)$/.test(r.words[0]))
+}
+
+/** Nothing but reference signs ("(8, 10)") stands between the two phrases. */
+const adjacent = (a: Mention, b: Mention, tokens: ReadonlyArray<Token>): boolean => {
+  if (a.tokEnd === b.tokStart) return true
+  if (tokens[a.tokEnd]?.l !== "(" || tokens[b.tokStart - 1]?.l !== ")") return false
+  for (let k = a.tokEnd + 1; k < b.tokStart - 1; k++) if (!(tokens[k].l === "," || /\d/.test(tokens[k].l))) return false
   return true
 }
 
@@ -76,8 +110,13 @@ export const claimTerms = (claims: ReadonlyArray<{ readonly number?: number; rea
       own.add(key)
       terms.push({ key, words, display: p.text.slice(start, end), start, end })
     }
+    let before: Mention | undefined
     for (const m of mentions) {
+      const previous = before
+      before = m
       if (m.region === "skip") continue
+      // "the hub and the ring each feature a land": "each" before a verb reads like a determiner.
+      if ((m.kind === "bare" || (m.kind === "each" && m.det === "each")) && looksLikeVerb(m, previous, tokens, p.text)) continue
       // "configured to illuminate": a bare word after "to" is a verb, not a term.
       if (m.kind === "bare" && (m.prev === "to" || m.prev === "not")) continue
       // A lone participle ("used", "connected") is a verb the chunker could not rule out.
