@@ -23,6 +23,10 @@ describe("finding a claim term in the specification", () => {
   it("matches derived forms by stem", () => {
     expect(find("A rotatable member 12 is provided.", ["rotating", "member"])[0].kind).toBe("stem")
   })
+  it("matches a shape adjective to the noun it comes from ('triangular shape' ← 'triangle shape')", () => {
+    expect(find("The second aperture has a triangle shape.", ["triangular", "shape"])[0]).toMatchObject({ kind: "stem", start: 26, end: 40 })
+    expect(find("The body 12 is a cylinder.", ["cylindrical", "body"])[0].kind).toBe("scattered")
+  })
   it("finds a coordinated or interrupted phrase with a few words between", () => {
     expect(find("The first and second gears mesh.", ["second", "gear"])[0].kind).toBe("lemma")
     expect(find("The upper and lower guide rails are parallel.", ["upper", "guide", "rail"])[0].kind).toBe("gapped")

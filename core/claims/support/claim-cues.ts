@@ -3,8 +3,7 @@
  * "the polymer being defined as …", or a later claim saying "wherein the fastener is a screw".
  * Such a term is bounded by the claim language itself, whatever the specification says.
  */
-import { lemmaOf } from "./text-index.ts"
-import { stem } from "../antecedent/lemma.ts"
+import { lemmaOf, stemOfLemma } from "./text-index.ts"
 
 /** Right after the term in the claim. */
 const AFTER_TERM =
@@ -23,7 +22,7 @@ interface ClaimText {
 }
 
 /** Stems of the words in `text` with their offsets. */
-const stemsOf = (text: string) => [...text.matchAll(WORD)].map((m) => ({ s: stem(lemmaOf(m[0].toLowerCase())), start: m.index, end: m.index + m[0].length }))
+const stemsOf = (text: string) => [...text.matchAll(WORD)].map((m) => ({ s: stemOfLemma(lemmaOf(m[0].toLowerCase())), start: m.index, end: m.index + m[0].length }))
 
 /** The claim words that define the term, or undefined. `at` is the term's own place in its claim. */
 export const claimDefinition = (
@@ -33,7 +32,7 @@ export const claimDefinition = (
 ): { readonly claimNumber: number; readonly cue: string } | undefined => {
   const m = AFTER_TERM.exec(own.text.slice(own.end, own.end + 120))
   if (m) return { claimNumber: own.number, cue: m[1].replace(/\s+/g, " ").toLowerCase() }
-  const want = termWords.map((w) => stem(lemmaOf(w)))
+  const want = termWords.map((w) => stemOfLemma(lemmaOf(w)))
   for (const c of claims) {
     for (const o of c.text.matchAll(WHEREIN_OPENERS)) {
       const from = o.index + o[0].length

@@ -5,9 +5,8 @@
  * ("first and second gears", "lever of the arm") or, for short terms, share a sentence. Ordinals
  * are drafting labels: "a first lever" is found as "lever 12" when no "first lever" is written.
  */
-import { stem } from "../antecedent/lemma.ts"
 import { ORDINALS } from "../antecedent/lexicon.ts"
-import { lemmaOf, type TextIndex, type Word } from "./text-index.ts"
+import { lemmaOf, stemOfLemma, type TextIndex, type Word } from "./text-index.ts"
 import type { MatchKind } from "./types.ts"
 
 export interface TermMatch {
@@ -41,7 +40,7 @@ const termWords = (raw: ReadonlyArray<string>): TermWord[] => {
   const allOrdinal = words.every((w) => ORDINALS.has(w))
   return words.map((w) => {
     const lemma = lemmaOf(w)
-    return { surface: w, lemma, stem: stem(lemma), optional: !allOrdinal && ORDINALS.has(w) }
+    return { surface: w, lemma, stem: stemOfLemma(lemma), optional: !allOrdinal && ORDINALS.has(w) }
   })
 }
 

@@ -56,6 +56,23 @@ export const sentenceSpans = (text: string): Array<{ start: number; end: number 
   return out
 }
 
+/**
+ * Shape and form adjectives and the nouns they come from share a stem here ("a triangular shape"
+ * is supported by "a triangle shape"); Porter stems keep them apart ("triangular" / "triangl").
+ */
+const DERIVED_FROM: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    triangular: "triangle", rectangular: "rectangle", circular: "circle", semicircular: "semicircle",
+    cylindrical: "cylinder", spherical: "sphere", hemispherical: "hemisphere", conical: "cone",
+    tubular: "tube", elliptical: "ellipse", elliptic: "ellipse", helical: "helix", hexagonal: "hexagon",
+    octagonal: "octagon", polygonal: "polygon", pentagonal: "pentagon", angular: "angle", spiral: "spiral",
+    annular: "annulus", parabolic: "parabola", wedged: "wedge", stepped: "step"
+  })
+)
+
+/** The stem a word is matched by: Porter's, after mapping a derived adjective to its noun. */
+export const stemOfLemma = (lemma: string): string => stem(DERIVED_FROM.get(lemma) ?? lemma)
+
 export const lemmaOf = (l: string): string => singular(l.endsWith("'s") || l.endsWith("\u2019s") ? l.slice(0, -2) : l)
 
 export const indexParagraph = (para: SpecParagraph): IndexedParagraph => {
@@ -67,7 +84,7 @@ export const indexParagraph = (para: SpecParagraph): IndexedParagraph => {
     while (s + 1 < sentences.length && m.index >= sentences[s].end) s++
     const l = m[0].toLowerCase().replace(/\u2019/g, "'")
     const lemma = lemmaOf(l)
-    words.push({ l, lemma, stem: stem(lemma), start: m.index, end: m.index + m[0].length, sentence: s })
+    words.push({ l, lemma, stem: stemOfLemma(lemma), start: m.index, end: m.index + m[0].length, sentence: s })
   }
   return { para, words, sentences }
 }
