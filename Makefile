@@ -14,7 +14,7 @@ TSX := node --import tsx
 export ONNXRUNTIME_NODE_INSTALL := skip
 export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE := 1
 
-.PHONY: install artifacts serve test bench synth typecheck notebooks clean
+.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup
 
 $(INSTALL_STAMP): package.json
 	npm install --no-audit --no-fund
@@ -32,6 +32,8 @@ artifacts: install
 ## Builds artifacts when missing or stale, then runs the inference hub and the API in the foreground.
 serve: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
+	@served="$${ARTIFACTS_DIR:-$(ARTIFACTS)/current}"; \
+	  if [ "$${OCR_ENABLED:-1}" != 0 ] && [ -n "$$(ls -A "$$served/page-images" 2>/dev/null)" ]; then $(MAKE) --no-print-directory ocr-setup; fi
 	ARTIFACTS_DIR="$${ARTIFACTS_DIR:-$(ARTIFACTS)/current}" exec $(TSX) api/serve.ts
 
 test: install
@@ -49,6 +51,16 @@ bench: install
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/prosecution-scale.ts
 	$(TSX) bench/api-throughput.ts
+
+## Installs Tesseract for reading image-only filings (Debian package tesseract-ocr). `make serve`
+## calls it when the served version holds page images and OCR_ENABLED is not 0.
+ocr-setup:
+	@command -v tesseract >/dev/null && exit 0; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing tesseract-ocr for OCR of image-only filings"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr >/dev/null) \
+	      || echo "tesseract-ocr could not be installed: image-only ancestors will be reported as ocr-failed"; \
+	  else echo "Tesseract is not installed (Debian: apt-get install tesseract-ocr): image-only ancestors will be reported as ocr-failed"; fi
 
 ## Runs the analyst notebooks against the current artifacts (tables and SVG charts in notebooks/out/).
 notebooks: install

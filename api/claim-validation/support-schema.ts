@@ -74,7 +74,7 @@ export const GradeCounts = Schema.Struct({
 })
 
 export const AncestorUnavailableReason = Schema.Literal("no-text-in-corpus", "ocr-no-images", "ocr-failed").annotations({
-  description: "no-text-in-corpus: the corpus holds no specification for it (OCR not requested, or switched off); ocr-no-images: OCR was allowed but no page images exist; ocr-failed: OCR ran and read nothing"
+  description: "no-text-in-corpus: the corpus holds no specification for it (OCR not requested, or switched off); ocr-no-images: OCR was allowed but the served version holds no page images of it; ocr-failed: OCR could not run (Tesseract missing or failing; the detail says which) or read no text"
 })
 
 export const SupportAncestor = Schema.Struct({

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
+import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
 import { SkipTally, type Stage, type StageResult } from "../stages/Stage.ts"
@@ -79,7 +80,8 @@ export const ingestStage: Stage = {
   name: "ingest",
   sources: ["pipeline/ingest", "core/artifacts/tables.ts", "core/corpus", "core/claims/dependencies.ts", "core/text", "core/guidance/ids.ts"],
   dependsOn: [],
-  readsCorpusFile: () => true,
+  // Page images are copied by their own stage; everything else is read (or skipped and counted) here.
+  readsCorpusFile: (p) => !isPageImagePath(p),
   run: (ctx) =>
     Effect.tryPromise(async (): Promise<StageResult> => {
       const tablesDir = path.join(ctx.workDir, "tables")

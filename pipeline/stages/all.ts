@@ -7,7 +7,8 @@ import { guidanceStage } from "../guidance/stage.ts"
 import { ingestStage } from "../ingest/stage.ts"
 import { lexicalStage } from "../lexical/stage.ts"
 import { mapStage } from "../map/stage.ts"
+import { pageImagesStage } from "../page-images/stage.ts"
 import { prosecutionStage } from "../prosecution/stage.ts"
 import type { Stage } from "./Stage.ts"
 
-export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, atlasStage, lexicalStage, documentsStage, prosecutionStage, guidanceStage]
+export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, atlasStage, lexicalStage, documentsStage, prosecutionStage, guidanceStage, pageImagesStage]
