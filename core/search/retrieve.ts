@@ -13,6 +13,7 @@
  */
 import type { CitationGraph } from "./citations.ts"
 import type { DenseChannel, DenseResult } from "./dense.ts"
+import { rankByEvidence, type RecordSizes } from "./evidence.ts"
 import { FEEDBACK_DOCUMENTS, rocchioQuery } from "./feedback.ts"
 import { type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
@@ -52,6 +53,8 @@ export interface Retrieval {
 
 export interface RetrievalParts {
   readonly dense: DenseChannel
+  /** Sizes of the stored records, so vectors of titles alone rank by a discounted score (evidence.ts). */
+  readonly stored?: RecordSizes
   readonly lexical?: LexicalIndex
   readonly graph?: CitationGraph
 }
@@ -83,7 +86,9 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     }
   }
   const rankings: Array<{ channel: string; keys: number[] }> = []
-  if (dense) rankings.push({ channel: "dense", keys: dense.hits.map((h) => h.key) })
+  // Short records are discounted in the channel's final ranking only: discounting the first round too
+  // changed which documents fed the second and let title records found twice overtake an exact match.
+  if (dense) rankings.push({ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored).map((h) => h.key) })
   if (lexical) rankings.push({ channel: "lexical", keys: lexical })
   if (r.channels.citations && parts.graph && rankings.length > 0) {
     const seeds = reciprocalRankFusion(rankings).slice(0, SEEDS).map((h) => h.key)

@@ -71,6 +71,11 @@ export class StoredDocuments {
     return new Map(docs)
   }
 
+  /** Bytes stored for a key (0 when none): a short record is a title alone. */
+  bytesOf(key: number): number {
+    return key >= 0 && key < this.lengths.length ? this.lengths[key] : 0
+  }
+
   close() {
     return this.handle.close()
   }

@@ -4,8 +4,25 @@ import { CitationGraph } from "../../core/search/citations.ts"
 import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
 import type { SearchCorpus } from "../../core/search/corpus.ts"
+import { rankByEvidence, SHORT_RECORD_BYTES, SHORT_RECORD_WEIGHT } from "../../core/search/evidence.ts"
 import { applyRerank } from "../../core/search/retrieve.ts"
 import { TopK } from "../../core/search/top-k.ts"
+
+describe("dense ranking by evidence", () => {
+  const sizes = { bytesOf: (key: number) => ({ 1: 80, 2: 1800, 3: 2400, 4: 0 })[key] ?? 0 }
+
+  it("ranks a record holding a title alone by a discounted score, below fuller records it barely beat", () => {
+    const hits = [{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }, { key: 3, score: 0.5 }]
+    expect(rankByEvidence(hits, sizes)).toEqual([{ key: 2, score: 0.62 }, { key: 1, score: 0.9 * SHORT_RECORD_WEIGHT }, { key: 3, score: 0.5 }])
+    expect(80).toBeLessThan(SHORT_RECORD_BYTES)
+  })
+
+  it("leaves records of unknown size, and everything when no sizes are stored, as they were", () => {
+    const hits = [{ key: 4, score: 0.9 }, { key: 2, score: 0.62 }]
+    expect(rankByEvidence(hits, sizes)).toEqual(hits)
+    expect(rankByEvidence([{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }], undefined)).toEqual([{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }])
+  })
+})
 
 describe("reciprocal-rank fusion", () => {
   it("orders by the sum of 1/(k + rank) over channels", () => {

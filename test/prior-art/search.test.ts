@@ -89,7 +89,7 @@ describe("POST /prior-art: plain search", () => {
     expect(r.json.data.metadata.context_coverage.abstract).toBeGreaterThanOrEqual(1)
   })
 
-  it("titles and abstracts come from the stored documents (documents/), and a version built before them shows the same", async () => {
+  it("titles and abstracts come from the stored documents (documents/), and a version built before them shows the same text", async () => {
     const body = { abstract: subject.abstract, claims: subject.claim, count: 20, includeClaims: true, forceReprocess: true }
     const stored = (await search(body)).json.data.specifications
     const rows = await sampleQuery<{ app_num: string; title: string | null; abstract: string | null }>(
@@ -104,7 +104,14 @@ describe("POST /prior-art: plain search", () => {
     try {
       const r = await call(server.url, "POST", "/api/v1/prior-art", { key: await server.key({ daily: 100, monthly: 100 }), body })
       expect(r.status).toBe(200)
-      expect(r.json.data.specifications).toEqual(stored)
+      // Without documents/ the record sizes are unknown, so titles alone are not discounted (core/search/evidence.ts)
+      // and the order may differ; every reference both answers list reads the same.
+      const olderByApp = new Map(r.json.data.specifications.map((x: any) => [x.application_number, x]))
+      const common = stored.filter((x: any) => olderByApp.has(x.application_number))
+      expect(common.length).toBeGreaterThan(5)
+      expect(r.json.data.specifications[0].application_number).toBe(stored[0].application_number)
+      const text = (x: any) => ({ title: x.title, title_source: x.title_source, abstract: x.abstract, claims: x.claims, filing_date: x.filing_date })
+      for (const x of common) expect(text(olderByApp.get(x.application_number))).toEqual(text(x))
     } finally {
       await server.close()
       fs.rmSync(older, { recursive: true, force: true })
