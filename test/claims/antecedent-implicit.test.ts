@@ -118,6 +118,11 @@ describe("chunking the basis relies on", () => {
     expect(check(["An amplifier comprising an input and an output, wherein the output rises as the input rises."]).issues).toEqual([])
   })
 
+  it("a measure after 'the' is no element ('within the 800 MHz to 2500 MHz frequency range'), and 'the 2 mm slot' rests on 'a slot'", () => {
+    expect(check(["An antenna comprising a radiator having a standing wave ratio below 2 within the 800 MHz to 2500 MHz frequency range."]).issues).toEqual([])
+    expect(check(["A plate comprising a slot, wherein the 2 mm slot is open."]).issues).toEqual([])
+  })
+
   it("a participle spelled like a noun is a participle before 'by' ('the frequency set by the controller')", () => {
     expect(check(["A pump comprising a controller that sets a frequency, wherein the frequency set by the controller is variable."]).issues).toEqual([])
     expect(terms(check(["A pump comprising a controller, wherein the threshold set by the controller is variable."]))).toEqual(["1:no-antecedent-basis:threshold:high"])

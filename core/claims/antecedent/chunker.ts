@@ -431,6 +431,15 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       i = phrase.end - 1
       continue
     }
+    if (det && isDigits(phrase.words[0].l)) {
+      // "within the 800 MHz band" names a measure, not an element; "the 2 mm slot" may rest on "a slot".
+      if (phrase.words.length <= 2) {
+        i = phrase.end - 1
+        continue
+      }
+      const measured = reading(phrase.words.slice(2))
+      if (measured) readings.push(measured)
+    }
     let bareReadings = readings
     if (!det && phrase.words.length > 1 && (isIng(phrase.words[0].l) || isEd(phrase.words[0].l))) {
       // "receiving data": the gerund is a step verb, the rest is the phrase.
