@@ -74,7 +74,8 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   if (dense) {
     for (const h of dense.hits) similarity.set(h.key, h.score)
     if (r.feedback !== false) {
-      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: dense.hits.map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
+      // Feedback comes from the best records by evidence: five title records would pull the query toward titles.
+      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored).map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
       const vectors = firstRound.slice(0, FEEDBACK_DOCUMENTS).flatMap((h) => parts.dense.vectorOf(h.key) ?? [])
       if (vectors.length > 0) {
         feedback = firstRound.slice(0, FEEDBACK_DOCUMENTS).map((h) => h.key).filter((k) => parts.dense.vectorOf(k))
@@ -86,8 +87,6 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     }
   }
   const rankings: Array<{ channel: string; keys: number[] }> = []
-  // Short records are discounted in the channel's final ranking only: discounting the first round too
-  // changed which documents fed the second and let title records found twice overtake an exact match.
   if (dense) rankings.push({ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored).map((h) => h.key) })
   if (lexical) rankings.push({ channel: "lexical", keys: lexical })
   if (r.channels.citations && parts.graph && rankings.length > 0) {
@@ -96,7 +95,25 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     rankings.push({ channel: "citations", keys: hits.map((h) => h.key) })
   }
   for (const { channel, keys } of rankings) channelCounts[channel] = keys.length
-  return { hits: reciprocalRankFusion(rankings), similarity, dense, feedback, channelCounts }
+  return { hits: leadWithNearDuplicates(reciprocalRankFusion(rankings), similarity), similarity, dense, feedback, channelCounts }
+}
+
+/** Cosine at which a hit is the query's own text: its application, another publication of it, a duplicate filing. */
+export const NEAR_DUPLICATE = 0.99
+
+/**
+ * Near-duplicates of the query lead the list, most similar first, scored just above the best fused
+ * score. Fusion alone can put a record the query's own document cites (found by two channels)
+ * above the document itself (found at the top of one), and a searcher who pastes a known patent
+ * expects to see it first.
+ */
+export const leadWithNearDuplicates = (hits: ReadonlyArray<FusedHit>, similarity: ReadonlyMap<number, number>): FusedHit[] => {
+  const near = hits.filter((h) => (similarity.get(h.key) ?? 0) >= NEAR_DUPLICATE)
+  if (near.length === 0) return [...hits]
+  near.sort((a, b) => similarity.get(b.key)! - similarity.get(a.key)! || a.key - b.key)
+  const top = hits[0].score
+  const lead = near.map((h, i) => ({ ...h, score: top + (near.length - i) * 1e-6 }))
+  return [...lead, ...hits.filter((h) => (similarity.get(h.key) ?? 0) < NEAR_DUPLICATE)]
 }
 
 /**

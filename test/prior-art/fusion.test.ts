@@ -5,7 +5,7 @@ import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
 import type { SearchCorpus } from "../../core/search/corpus.ts"
 import { rankByEvidence, SHORT_RECORD_BYTES, SHORT_RECORD_WEIGHT } from "../../core/search/evidence.ts"
-import { applyRerank } from "../../core/search/retrieve.ts"
+import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE } from "../../core/search/retrieve.ts"
 import { TopK } from "../../core/search/top-k.ts"
 
 describe("dense ranking by evidence", () => {
@@ -21,6 +21,22 @@ describe("dense ranking by evidence", () => {
     const hits = [{ key: 4, score: 0.9 }, { key: 2, score: 0.62 }]
     expect(rankByEvidence(hits, sizes)).toEqual(hits)
     expect(rankByEvidence([{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }], undefined)).toEqual([{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }])
+  })
+})
+
+describe("near-duplicates of the query", () => {
+  it("lead the fused list, most similar first, scored just above the best fused score", () => {
+    const fused = reciprocalRankFusion([
+      { channel: "dense", keys: [7, 1, 2] },
+      { channel: "citations", keys: [1, 2] }
+    ])
+    expect(fused.map((h) => h.key)).toEqual([1, 2, 7])
+    const similarity = new Map([[7, 0.999], [1, 0.4], [2, 0.3]])
+    const led = leadWithNearDuplicates(fused, similarity)
+    expect(led.map((h) => h.key)).toEqual([7, 1, 2])
+    expect(led[0].score).toBeGreaterThan(led[1].score)
+    expect(led[0].ranks).toEqual({ dense: 1 })
+    expect(leadWithNearDuplicates(fused, new Map([[7, NEAR_DUPLICATE - 0.01]]))).toEqual(fused)
   })
 })
 
