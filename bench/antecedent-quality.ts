@@ -44,8 +44,8 @@ export interface PlantedDefect {
   readonly end: number
 }
 
-/** High-severity findings per claim on the sets as given, and what a user sees at the lower floors. */
-export const highFindingsPerClaim = (sets: ReadonlyArray<ClaimSet>) => {
+/** Findings per claim on the sets as given: high (the target) and what a user sees at the lower floors. */
+export const findingsPerGrantedClaim = (sets: ReadonlyArray<ClaimSet>) => {
   let claims = 0
   let high = 0
   let medium = 0
@@ -208,7 +208,7 @@ const main = async () => {
   const sets = (
     artifacts >= 0 ? await claimSetsFromArtifacts(args[artifacts + 1]) : (JSON.parse(fs.readFileSync(file!, "utf8")) as Claim[][])
   ).filter((s) => Array.isArray(s) && s.length > 0)
-  const precision = highFindingsPerClaim(sets)
+  const precision = findingsPerGrantedClaim(sets)
   const recall = plantedRecall(sets)
   const us = microsPerClaim(sets)
   const { printTable, writeResult } = await import("./report.ts")

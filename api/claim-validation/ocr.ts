@@ -7,14 +7,14 @@
  */
 import { Effect, Option } from "effect"
 import { execFile } from "node:child_process"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { isPageFileName, PAGE_IMAGES_DIR } from "../../core/artifacts/page-images.ts"
+import { isApplicationNumber, isPageFileName, PAGE_IMAGES_DIR } from "../../core/artifacts/page-images.ts"
 import { sectionKindOf } from "../../core/claims/support/specification.ts"
 import type { SpecParagraph } from "../../core/claims/support/types.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { Settings } from "../config.ts"
+import { DiskCache, versionCacheDir } from "../state/disk-cache.ts"
 
 export type OcrOutcome =
   | { readonly status: "read"; readonly paragraphs: ReadonlyArray<SpecParagraph>; readonly pages: number }
@@ -26,11 +26,9 @@ const TESSERACT = "tesseract"
 const PAGE_TIMEOUT_MS = 120_000
 const OCR_SECTION = "SPECIFICATION (OCR)"
 
-const APPLICATION_NUMBER = /^\d{7,8}$/
-
 /** The page images of one filing in page order (file-name order), or none. */
 export const pageImagesOf = async (versionDir: string, appNum: string): Promise<string[]> => {
-  if (!APPLICATION_NUMBER.test(appNum)) return []
+  if (!isApplicationNumber(appNum)) return []
   const dir = path.join(versionDir, PAGE_IMAGES_DIR, appNum)
   const names = await fs.readdir(dir).catch(() => [] as string[])
   return names.filter(isPageFileName).sort().map((n) => path.join(dir, n))
@@ -90,23 +88,21 @@ export class SpecificationOcr extends Effect.Service<SpecificationOcr>()("api/Sp
     const store = yield* ArtifactStore
     const { stateDir } = yield* Settings
 
-    /** Earlier readings of this version's scans (the images of a version never change). */
-    const cached = (version: string, appNum: string) => path.join(stateDir, "ocr", version.replace(/[^A-Za-z0-9._-]/g, "_"), `${appNum}.json`)
+    // Earlier readings of the served version's scans (the images of a version never change).
+    const served = Option.map(store.served(), (v) => ({
+      versionDir: v.versionDir,
+      readings: new DiskCache<{ pages: string[] }>(versionCacheDir(stateDir, "ocr", v.manifest.version), 20)
+    }))
 
-    const readPages = (files: ReadonlyArray<string>, version: string, appNum: string) =>
+    const readPages = (files: ReadonlyArray<string>, appNum: string, cache: DiskCache<{ pages: string[] }>) =>
       Effect.tryPromise({
         try: async (): Promise<OcrOutcome> => {
-          const file = cached(version, appNum)
-          const hit = await fs.readFile(file, "utf8").then((t) => JSON.parse(t) as { pages: string[] }, () => undefined)
-          let pages = hit?.pages
+          let pages = (await cache.get(appNum))?.pages
           if (!pages) {
             pages = []
             // One page at a time: Tesseract uses every core it is given, and the API shares them.
             for (const f of files) pages.push(await ocrPage(f))
-            await fs.mkdir(path.dirname(file), { recursive: true })
-            const tmp = `${file}.${createHash("sha1").update(`${process.pid}${Date.now()}`).digest("hex").slice(0, 8)}.tmp`
-            await fs.writeFile(tmp, JSON.stringify({ appNum, version, pages }))
-            await fs.rename(tmp, file)
+            await cache.set(appNum, { pages })
           }
           return { status: "read", paragraphs: paragraphsOfOcrText(pages), pages: pages.length }
         },
@@ -116,7 +112,7 @@ export class SpecificationOcr extends Effect.Service<SpecificationOcr>()("api/Sp
     return {
       /** OCR the page images of one application's specification. */
       read: (appNum: string): Effect.Effect<OcrOutcome> =>
-        Option.match(store.served(), {
+        Option.match(served, {
           onNone: () => Effect.succeed<OcrOutcome>({ status: "no-images", detail: "no artifact version is loaded" }),
           onSome: (v) =>
             Effect.flatMap(
@@ -124,7 +120,7 @@ export class SpecificationOcr extends Effect.Service<SpecificationOcr>()("api/Sp
               (files): Effect.Effect<OcrOutcome> =>
                 files.length === 0
                   ? Effect.succeed({ status: "no-images", detail: `the served version holds no page images of ${appNum}` })
-                  : readPages(files, v.manifest.version, appNum)
+                  : readPages(files, appNum, v.readings)
             )
         })
     }

@@ -21,7 +21,7 @@ import { Settings } from "../config.ts"
 import { BackendFailed, CorpusUnavailable, UpstreamUnavailable } from "../domain/errors.ts"
 import { HubClient } from "../hub/HubClient.ts"
 import type { PriorArtClaimsRequest, PriorArtSearchRequest } from "../http/prior-art/Api.ts"
-import { cacheDir, cacheKey, DiskCache } from "./cache.ts"
+import { cacheKey, DiskCache, versionCacheDir } from "../state/disk-cache.ts"
 import { assembleClaimsLookup, type ApplicationRow, type ClaimRow } from "./claims-lookup.ts"
 import { type ChatModel, draftExtractive, draftWithModel, type HypotheticalDocument, type Neighbour } from "./hyde.ts"
 import { costOf, noSpend, parsePriceTable, type Spend } from "./pricing.ts"
@@ -113,8 +113,8 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
       let c = caches.get(version)
       if (!c) {
         c = {
-          vectors: new DiskCache(cacheDir(settings.stateDir, version, "vectors"), 2000),
-          results: new DiskCache(cacheDir(settings.stateDir, version, "results"), 500)
+          vectors: new DiskCache(versionCacheDir(settings.stateDir, "prior-art-cache", version, "vectors"), 2000),
+          results: new DiskCache(versionCacheDir(settings.stateDir, "prior-art-cache", version, "results"), 500)
         }
         caches.set(version, c)
       }

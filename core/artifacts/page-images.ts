@@ -16,6 +16,8 @@ export const MAX_PAGE_IMAGE_BYTES = 40 * 1024 * 1024
 export const isPageImagePath = (corpusPath: string): boolean => corpusPath.startsWith(CORPUS_PREFIX)
 
 const APPLICATION_NUMBER = /^\d{7,8}$/
+/** A folder name under page-images/ must be one (checked before any path is built from it). */
+export const isApplicationNumber = (s: string): boolean => APPLICATION_NUMBER.test(s)
 const PAGE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
 
 /** Whether a file name can be a page image: a plain name (no path parts) with an image extension. */

@@ -5,7 +5,7 @@
 import * as fs from "node:fs"
 import * as zlib from "node:zlib"
 import { describe, expect, it } from "vitest"
-import { highFindingsPerClaim, plantedRecall } from "../../bench/antecedent-quality.ts"
+import { findingsPerGrantedClaim, plantedRecall } from "../../bench/antecedent-quality.ts"
 import { checkAntecedentBasis } from "../../core/claims/antecedent/index.ts"
 import { splitNumberedClaims } from "../../core/claims/parse.ts"
 
@@ -16,7 +16,7 @@ const grants = docs
 
 describe("antecedent check on real granted claims", () => {
   it("raises at most 0.05 high-severity findings per granted claim", () => {
-    const q = highFindingsPerClaim(grants)
+    const q = findingsPerGrantedClaim(grants)
     expect(q.claims).toBeGreaterThan(300)
     expect(q.perClaim).toBeLessThanOrEqual(0.05)
   })

@@ -370,7 +370,7 @@ const bareCanStart = (t: ReadonlyArray<Token>, i: number): boolean => {
  * Reference signs in parentheses ("the bead (36) of the piston") have no effect on the claim
  * (MPEP 608.01(m)): the phrase's next word is the one after them.
  */
-const pastReferenceSigns = (t: ReadonlyArray<Token>, k: number): number => {
+export const pastReferenceSigns = (t: ReadonlyArray<Token>, k: number): number => {
   if (t[k]?.l !== "(") return k
   let j = k + 1
   for (let n = 0; j < t.length && n < 8; j++, n++) {

@@ -4,7 +4,7 @@
  * charted under the parent. The claimed subject ("A method") and drafting words ("step", "claim")
  * are left out; they say nothing about written-description support.
  */
-import { chunk, type Mention, type Reading } from "../antecedent/chunker.ts"
+import { chunk, type Mention, pastReferenceSigns, type Reading } from "../antecedent/chunker.ts"
 import { BASE_VERBS, IRREGULAR_PARTICIPLES, ORDINALS, VERB_S } from "../antecedent/lexicon.ts"
 import { type Token, tokenize } from "../antecedent/tokens.ts"
 import { type ParsedClaim, parseClaims } from "../parse.ts"
@@ -56,7 +56,7 @@ const looksLikeVerb = (m: Mention, previous: Mention | undefined, tokens: Readon
   const r = m.readings[0]
   if (!r || r.words.length !== 1) return false
   if (OBJECT_STARTS.has(m.next)) return true
-  if (previous && previous.kind !== "bare" && adjacent(previous, m, tokens)) {
+  if (previous && previous.kind !== "bare" && pastReferenceSigns(tokens, previous.tokEnd) === m.tokStart) {
     // "two probes extend", "the antenna features": a verb agreeing with the phrase before it. A split
     // phrase ("a CMOS inverter", "the male threads") leaves a noun that does not agree.
     const w = r.words[0]
@@ -66,14 +66,6 @@ const looksLikeVerb = (m: Mention, previous: Mention | undefined, tokens: Readon
     if (VERB_S.has(tokens[m.tokStart].l) || BASE_VERBS.has(w) || (subjectPlural && !r.plural)) return true
   }
   return BE.has(m.prev) && (IRREGULAR_PARTICIPLES.has(r.words[0]) || r.words[0] === "done" || /(?:ed|ent|ant|ive|ous|ible|able)$/.test(r.words[0]))
-}
-
-/** Nothing but reference signs ("(8, 10)") stands between the two phrases. */
-const adjacent = (a: Mention, b: Mention, tokens: ReadonlyArray<Token>): boolean => {
-  if (a.tokEnd === b.tokStart) return true
-  if (tokens[a.tokEnd]?.l !== "(" || tokens[b.tokStart - 1]?.l !== ")") return false
-  for (let k = a.tokEnd + 1; k < b.tokStart - 1; k++) if (!(tokens[k].l === "," || /\d/.test(tokens[k].l))) return false
-  return true
 }
 
 const readingOf = (m: Mention): Reading | undefined => m.readings.find(chartable)

@@ -1,13 +1,14 @@
 /**
- * The two cache layers of prior-art search, on disk under STATE_DIR with a small in-memory LRU
- * in front:
+ * Caches on disk under STATE_DIR, one folder per artifact version, with a small in-memory LRU in
+ * front:
  *
  *   STATE_DIR/prior-art-cache/<artifact version>/vectors/<sha256>.json   query text → vector
  *   STATE_DIR/prior-art-cache/<artifact version>/results/<sha256>.json   normalized request → answer
+ *   STATE_DIR/ocr/<artifact version>/<application number>.json           a filing's OCR text
  *
- * The artifact version is both a folder and part of every key, so a new version never serves an
- * old answer (and old versions' folders can simply be deleted). Entries are written to a temp
- * file and renamed, so a reader never sees half an entry; an unreadable entry is a miss.
+ * The artifact version is a folder (and, for prior art, part of every key), so a new version
+ * never serves an old answer and old versions' folders can simply be deleted. Entries are written
+ * to a temp file and renamed, so a reader never sees half an entry; an unreadable entry is a miss.
  */
 import { createHash, randomUUID } from "node:crypto"
 import * as fs from "node:fs/promises"
@@ -46,5 +47,6 @@ export class DiskCache<V extends object> {
   }
 }
 
-export const cacheDir = (stateDir: string, version: string, layer: "vectors" | "results") =>
-  path.join(stateDir, "prior-art-cache", version.replace(/[^A-Za-z0-9._-]/g, "_"), layer)
+/** The folder of one cache area for one artifact version. */
+export const versionCacheDir = (stateDir: string, area: "prior-art-cache" | "ocr", version: string, ...sub: string[]) =>
+  path.join(stateDir, area, version.replace(/[^A-Za-z0-9._-]/g, "_"), ...sub)
