@@ -2,7 +2,7 @@
  * Runtime settings of the API process, exactly the variables CONTRACT.md names. Tests start the
  * server in-process with overrides instead of touching the environment.
  */
-import { Config, Context, Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
 
 export interface ApiSettings {
   readonly port: number
@@ -10,6 +10,8 @@ export interface ApiSettings {
   readonly hubUrl: string
   readonly artifactsDir: string
   readonly stateDir: string
+  /** `postgres://…`: keys and quota counters in PostgreSQL, shared by replicas; unset: files under stateDir. */
+  readonly databaseUrl?: Redacted.Redacted<string> | undefined
   readonly keysLiveOnly: boolean
   readonly ocrEnabled: boolean
   readonly warmWindowSeconds: number
@@ -39,6 +41,7 @@ export const settingsFromEnv: Config.Config<ApiSettings> = Config.all({
   hubUrl: Config.string("HUB_URL").pipe(Config.withDefault("http://127.0.0.1:8081")),
   artifactsDir: Config.string("ARTIFACTS_DIR").pipe(Config.withDefault("artifacts/current")),
   stateDir: Config.string("STATE_DIR").pipe(Config.withDefault("var/")),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")).pipe(Config.map(Option.getOrUndefined)),
   keysLiveOnly: flag("KEYS_LIVE_ONLY", false),
   ocrEnabled: flag("OCR_ENABLED", true),
   warmWindowSeconds: Config.integer("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900))

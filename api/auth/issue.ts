@@ -1,4 +1,8 @@
-/** Issuing and managing keys: what the key CLI and `make serve`'s demo key call. */
+/**
+ * Issuing and managing keys: the rules shared by both stores (validation, minting, rotation) and
+ * the file store's operations on STATE_DIR/keys.json. The PostgreSQL store is api/auth/pg-keys.ts;
+ * KeyStore picks one of them.
+ */
 import { randomUUID } from "node:crypto"
 import { generateKey, handleOf } from "./key-shape.ts"
 import { hashKey, newSalt } from "./key-hash.ts"
@@ -20,21 +24,45 @@ export const DEFAULT_DAILY = 1000
 export const DEFAULT_MONTHLY = 30000
 export const DEFAULT_EXPIRY_DAYS = 90
 
+/**
+ * Sane bounds for the numbers a key carries: far above any agreed plan (the largest upgrade in
+ * SPEC part 8 is 100,000 a day), far below where a counter or a date could misbehave.
+ */
+export const LIMIT_BOUNDS = {
+  "--daily": { min: 1, max: 100_000_000 },
+  "--monthly": { min: 1, max: 3_000_000_000 },
+  "--expires-days": { min: 1, max: 3650 }
+} as const
+export type NumericFlag = keyof typeof LIMIT_BOUNDS
+
 const DAY_MS = 86_400_000
+
+/** A request to issue or change a key that cannot be carried out as asked; the message names the field and the rule. */
+export class KeyRequestInvalid extends Error {}
+
+export const boundsRule = (flag: NumericFlag) => `a whole number from ${LIMIT_BOUNDS[flag].min} to ${LIMIT_BOUNDS[flag].max}`
+
+export const checkNumber = (flag: NumericFlag, v: number | undefined) => {
+  if (v === undefined) return
+  const { min, max } = LIMIT_BOUNDS[flag]
+  if (!Number.isSafeInteger(v) || v < min || v > max) throw new KeyRequestInvalid(`${flag} must be ${boundsRule(flag)} (got ${v})`)
+}
 
 export const validateOptions = (o: KeyOptions) => {
   const bad = (m: string) => {
-    throw new Error(m)
+    throw new KeyRequestInvalid(m)
   }
   if (!o.name.trim()) bad("--name must not be empty")
-  for (const [flag, v] of [["--daily", o.daily], ["--monthly", o.monthly], ["--expires-days", o.expiresDays]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) bad(`${flag} must be a positive integer`)
-  }
+  if (o.name.length > 200) bad("--name must be at most 200 characters")
+  checkNumber("--daily", o.daily)
+  checkNumber("--monthly", o.monthly)
+  checkNumber("--expires-days", o.expiresDays)
   for (const cidr of o.allowIps ?? []) if (!isValidRange(cidr)) bad(`--allow-ip: ${cidr} is not an IPv4/IPv6 address or CIDR range`)
   for (const p of o.permissions ?? []) if (!isPermission(p)) bad(`--permissions: ${p} is not a permission name`)
 }
 
-const mint = (o: KeyOptions, lineage: string, taken: ReadonlySet<string>, nowMs: number) => {
+/** A fresh key and its record (salted hash only); `taken` holds the handles already in use. */
+export const mint = (o: KeyOptions, lineage: string, taken: ReadonlySet<string>, nowMs: number) => {
   let key = generateKey(o.test ?? false)
   while (taken.has(handleOf(key))) key = generateKey(o.test ?? false)
   const salt = newSalt()
@@ -56,6 +84,15 @@ const mint = (o: KeyOptions, lineage: string, taken: ReadonlySet<string>, nowMs:
   return { key, record }
 }
 
+/** What a rotation carries over: name, limits, allowlist, permissions and the original term. */
+export const rotationOf = (old: KeyRecord): KeyOptions => {
+  if (old.status === "revoked") throw new KeyRequestInvalid(`key ${old.handle} is revoked; create a new one instead`)
+  const term = Math.max(1, Math.round((Date.parse(old.expiresAt) - Date.parse(old.createdAt)) / DAY_MS))
+  return { name: old.name, daily: old.daily, monthly: old.monthly, expiresDays: term, test: old.test, allowIps: old.allowIps, permissions: old.permissions }
+}
+
+export const unknownHandle = (handle: string) => new KeyRequestInvalid(`no key with handle ${handle}`)
+
 /** Creates a key; returns the raw key, which exists nowhere else afterwards. */
 export const createKey = async (stateDir: string, o: KeyOptions, nowMs = Date.now()): Promise<string> => {
   validateOptions(o)
@@ -67,7 +104,7 @@ export const createKey = async (stateDir: string, o: KeyOptions, nowMs = Date.no
 
 const findOrThrow = (keys: ReadonlyArray<KeyRecord>, handle: string) => {
   const record = keys.find((k) => k.handle === handle)
-  if (!record) throw new Error(`no key with handle ${handle}`)
+  if (!record) throw unknownHandle(handle)
   return record
 }
 
@@ -81,14 +118,7 @@ export const setStatus = (stateDir: string, handle: string, status: "suspended" 
 export const rotateKey = (stateDir: string, handle: string, nowMs = Date.now()) =>
   updateKeyFile(stateDir, (file) => {
     const old = findOrThrow(file.keys, handle)
-    if (old.status === "revoked") throw new Error(`key ${handle} is revoked; create a new one instead`)
-    const term = Math.max(1, Math.round((Date.parse(old.expiresAt) - Date.parse(old.createdAt)) / DAY_MS))
-    const { key, record } = mint(
-      { name: old.name, daily: old.daily, monthly: old.monthly, expiresDays: term, test: old.test, allowIps: old.allowIps, permissions: old.permissions },
-      old.lineage,
-      new Set(file.keys.map((k) => k.handle)),
-      nowMs
-    )
+    const { key, record } = mint(rotationOf(old), old.lineage, new Set(file.keys.map((k) => k.handle)), nowMs)
     const keys = file.keys.map((k) => (k.handle === handle ? { ...k, status: "revoked" as const, rotatedTo: record.handle } : k))
     return { file: { ...file, keys: [...keys, record] }, result: key }
   })

@@ -5,19 +5,28 @@
  *   keys list [--json]          handles, status, expiry, usage against the quota
  *   keys revoke|suspend|resume HANDLE
  *   keys rotate HANDLE          prints the replacement key and nothing else
- * State lives in STATE_DIR (default var/), shared with the running server.
+ * The store follows the server's configuration: PostgreSQL when DATABASE_URL is set (shared by
+ * every replica), otherwise STATE_DIR (default var/), shared with the running server.
+ * Bad input exits 1 with a message naming the flag and the rule.
  */
-import * as path from "node:path"
 import { parseArgs } from "node:util"
-import { createKey, listKeys, rotateKey, setStatus } from "../auth/issue.ts"
-import { QuotaLedger } from "../quota/ledger.ts"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { boundsRule, LIMIT_BOUNDS, type NumericFlag } from "../auth/issue.ts"
+import type { KeyStatus } from "../auth/key-backend.ts"
+import { KeyStore } from "../auth/KeyStore.ts"
+import { Settings } from "../config.ts"
+import { readQuotaUsage } from "../quota/Quota.ts"
+import { StateDatabase } from "../state/Database.ts"
 
-const stateDir = process.env.STATE_DIR ?? "var/"
-
-const integer = (flag: string, value: string | undefined) => {
+/** A flag's number: digits only, then the bounds the key rules set (api/auth/issue.ts). */
+const integer = (flag: NumericFlag, value: string | undefined) => {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a positive integer`)
-  return Number(value)
+  const text = value.trim()
+  const n = /^\d+$/.test(text) ? Number(text) : NaN
+  if (!Number.isSafeInteger(n) || n < LIMIT_BOUNDS[flag].min || n > LIMIT_BOUNDS[flag].max) {
+    throw new Error(`${flag} must be ${boundsRule(flag)} (got ${JSON.stringify(value)})`)
+  }
+  return n
 }
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(",").map((s) => s.trim()).filter(Boolean))
@@ -25,6 +34,16 @@ const list = (value: string | undefined) => (value === undefined ? undefined : v
 const usage = `usage: keys create --name NAME [--daily N] [--monthly N] [--expires-days N] [--test] [--allow-ip CIDR,…] [--permissions P,…]
        keys list [--json]
        keys revoke|suspend|resume|rotate HANDLE`
+
+const runtime = ManagedRuntime.make(Layer.mergeAll(KeyStore.Default, StateDatabase.Default).pipe(Layer.provideMerge(Settings.fromEnv)))
+const keys = <A, E extends { readonly message: string }>(program: Effect.Effect<A, E, KeyStore | StateDatabase | Settings>) =>
+  runtime.runPromise(program.pipe(Effect.mapError((e) => new Error(e.message))))
+
+const DONE: Record<"revoke" | "suspend" | "resume", { readonly status: KeyStatus; readonly said: string }> = {
+  revoke: { status: "revoked", said: "revoked" },
+  suspend: { status: "suspended", said: "suspended" },
+  resume: { status: "active", said: "active again" }
+}
 
 const main = async (argv: ReadonlyArray<string>) => {
   const [command, ...rest] = argv
@@ -44,7 +63,7 @@ const main = async (argv: ReadonlyArray<string>) => {
         strict: true
       })
       if (!values.name) throw new Error("--name is required")
-      const key = await createKey(stateDir, {
+      const options = {
         name: values.name,
         daily: integer("--daily", values.daily),
         monthly: integer("--monthly", values.monthly),
@@ -52,15 +71,15 @@ const main = async (argv: ReadonlyArray<string>) => {
         test: values.test ?? false,
         allowIps: list(values["allow-ip"]),
         permissions: list(values.permissions)
-      })
+      }
+      const key = await keys(Effect.flatMap(KeyStore, (store) => store.create(options)))
       process.stdout.write(`${key}\n`)
       return
     }
     case "list": {
       const { values } = parseArgs({ args: [...rest], options: { json: { type: "boolean" } }, strict: true })
-      const keys = await listKeys(stateDir)
-      const usageOf = await QuotaLedger.readUsage(path.join(stateDir, "quota"))
-      const rows = keys.map((k) => {
+      const [records, usageOf] = await keys(Effect.all([Effect.flatMap(KeyStore, (store) => store.list), readQuotaUsage]))
+      const rows = records.map((k) => {
         const u = usageOf(k.lineage)
         return {
           handle: k.handle,
@@ -102,14 +121,14 @@ const main = async (argv: ReadonlyArray<string>) => {
     case "resume": {
       const handle = rest[0]
       if (!handle) throw new Error(`${command} needs a HANDLE (the key's first 16 characters)`)
-      await setStatus(stateDir, handle, command === "revoke" ? "revoked" : command === "suspend" ? "suspended" : "active")
-      process.stderr.write(`${handle}: ${command === "resume" ? "active" : `${command}d`}\n`)
+      await keys(Effect.flatMap(KeyStore, (store) => store.setStatus(handle, DONE[command].status)))
+      process.stderr.write(`${handle}: ${DONE[command].said}\n`)
       return
     }
     case "rotate": {
       const handle = rest[0]
       if (!handle) throw new Error("rotate needs a HANDLE (the key's first 16 characters)")
-      process.stdout.write(`${await rotateKey(stateDir, handle)}\n`)
+      process.stdout.write(`${await keys(Effect.flatMap(KeyStore, (store) => store.rotate(handle)))}\n`)
       return
     }
     default:
@@ -117,7 +136,11 @@ const main = async (argv: ReadonlyArray<string>) => {
   }
 }
 
-main(process.argv.slice(2)).catch((e) => {
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
-  process.exit(1)
-})
+main(process.argv.slice(2)).then(
+  () => runtime.dispose(),
+  async (e) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
+    await runtime.dispose().catch(() => undefined)
+    process.exit(1)
+  }
+)

@@ -1,25 +1,63 @@
-/** Quota admission for metered routes (SPEC parts 5 and 8), backed by the durable ledger in STATE_DIR/quota. */
+/**
+ * Quota admission for metered routes (SPEC parts 5 and 8). The counters follow the configuration:
+ * PostgreSQL (api/quota/pg-quota.ts, exact across replicas) when DATABASE_URL is set, the durable
+ * ledger in STATE_DIR/quota (api/quota/ledger.ts, exact within one process) otherwise. Either way a
+ * request is counted, durably, before it proceeds.
+ */
 import * as path from "node:path"
-import { Effect } from "effect"
+import { Data, Effect, Option } from "effect"
 import type { Caller } from "../auth/authenticate.ts"
 import { Settings } from "../config.ts"
 import { AccessDenied } from "../http/envelopes.ts"
-import { QuotaLedger } from "./ledger.ts"
+import { StateDatabase } from "../state/Database.ts"
+import { QuotaLedger, type Usage } from "./ledger.ts"
+import { type Outcome, pgQuota } from "./pg-quota.ts"
+
+/** The counters could not be read. */
+export class QuotaUnavailable extends Data.TaggedError("QuotaUnavailable")<{ readonly message: string }> {}
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 export class Quota extends Effect.Service<Quota>()("api/Quota", {
   scoped: Effect.gen(function* () {
     const settings = yield* Settings
-    const ledger = yield* Effect.acquireRelease(
-      Effect.promise(() => QuotaLedger.open(path.join(settings.stateDir, "quota"), settings.now())),
-      (l) => Effect.promise(() => l.close())
-    )
+    const database = yield* StateDatabase
+    const counters: {
+      readonly admit: (caller: Caller, nowMs: number) => Promise<Outcome>
+      readonly usage: (lineage: string, nowMs: number) => Promise<Usage>
+    } = Option.isSome(database.pool)
+      ? (() => {
+          const shared = pgQuota(database.pool.value)
+          return { admit: (caller, nowMs) => shared.admit(caller.lineage, caller, nowMs), usage: shared.usage }
+        })()
+      : yield* Effect.gen(function* () {
+          const ledger = yield* Effect.acquireRelease(
+            Effect.promise(() => QuotaLedger.open(path.join(settings.stateDir, "quota"), settings.now())),
+            (l) => Effect.promise(() => l.close())
+          )
+          return {
+            // The check and the count happen synchronously in `ledger.admit`; only the fsync is awaited.
+            admit: async (caller: Caller, nowMs: number): Promise<Outcome> => {
+              const admission = ledger.admit(caller.lineage, caller, nowMs)
+              if (!admission.admitted) return admission
+              await admission.durable
+              return { admitted: true }
+            },
+            usage: async (lineage: string, nowMs: number) => ledger.usage(lineage, nowMs)
+          }
+        })
+
     return {
-      /** Counts the request against the caller's windows; resolves once the count is on disk. */
+      /** Counts the request against the caller's windows; succeeds once the count is durable. */
       admit: (caller: Caller) =>
         Effect.gen(function* () {
-          const admission = ledger.admit(caller.lineage, caller, settings.now())
-          if (!admission.admitted) {
-            const { limit, quota, used, resetsAt } = admission
+          const nowMs = settings.now()
+          const outcome = yield* Effect.tryPromise({
+            try: () => counters.admit(caller, nowMs),
+            catch: (e) => new AccessDenied({ status: 500, code: "AUTH_SYSTEM_ERROR", message: `quota store failed; retry (${describe(e)})` })
+          })
+          if (!outcome.admitted) {
+            const { limit, quota, used, resetsAt } = outcome
             const retryAfter = Math.max(1, Math.ceil((Date.parse(resetsAt) - settings.now()) / 1000))
             return yield* Effect.fail(
               new AccessDenied({
@@ -31,13 +69,30 @@ export class Quota extends Effect.Service<Quota>()("api/Quota", {
               })
             )
           }
-          yield* Effect.tryPromise({
-            try: () => admission.durable,
-            catch: (e) =>
-              new AccessDenied({ status: 500, code: "AUTH_SYSTEM_ERROR", message: `quota store failed; retry (${e instanceof Error ? e.message : String(e)})` })
-          })
         }),
-      usage: (lineage: string) => ledger.usage(lineage, settings.now())
+      usage: (lineage: string) =>
+        Effect.tryPromise({
+          try: () => counters.usage(lineage, settings.now()),
+          catch: (e) => new QuotaUnavailable({ message: `quota counters unreadable: ${describe(e)}` })
+        })
     } as const
-  })
+  }),
+  dependencies: [StateDatabase.Default]
 }) {}
+
+/**
+ * A read-only view of every lineage's usage, for the key CLI: it never opens the file ledger for
+ * writing (a running server appends to it), and reads the shared counters in one query.
+ */
+export const readQuotaUsage = Effect.gen(function* () {
+  const settings = yield* Settings
+  const database = yield* StateDatabase
+  const nowMs = settings.now()
+  return yield* Effect.tryPromise({
+    try: () =>
+      Option.isSome(database.pool)
+        ? pgQuota(database.pool.value).usageAll(nowMs)
+        : QuotaLedger.readUsage(path.join(settings.stateDir, "quota"), nowMs),
+    catch: (e) => new QuotaUnavailable({ message: `quota counters unreadable: ${describe(e)}` })
+  })
+})
