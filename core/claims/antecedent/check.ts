@@ -233,11 +233,12 @@ export const checkAntecedentBasis = (
     const text = p.text
     const formalClaim = p.isIndependent && isFormalClaim(text)
 
-    const issue = (type: IssueType, severity: Severity, term: string, start: number, end: number) => {
+    const issue = (type: IssueType, severity: Severity, term: string, start: number, end: number, informational = false) => {
       const k = `${type}|${term}`
       if (seenIssue.has(k)) return
       seenIssue.add(k)
-      issues.push({ claimNumber: p.number, term, display: text.slice(start, end), type, severity, start, end, snippet: snippetOf(text, start, end) })
+      const found: AntecedentIssue = { claimNumber: p.number, term, display: text.slice(start, end), type, severity, start, end, snippet: snippetOf(text, start, end) }
+      issues.push(informational && severity === "low" ? { ...found, informational: true } : found)
     }
     const suppress = (rule: SuppressionRule, severity: Severity, term: string, start: number, end: number) => {
       // Suppressed candidates are only ever read back under includeSuppressed: skip their snippets otherwise.
@@ -448,7 +449,8 @@ export const checkAntecedentBasis = (
         if (body.length === 0 && !intros.some((i) => i.subject) && m.region === "body" && !USER_TERMS.has(r.head) && !r.words.includes("step")) {
           if (!preambleReported.has(r.key)) {
             preambleReported.add(r.key)
-            issue("preamble-only-basis", "low", term, r.start, r.end)
+            // A preamble that gives the basis is read as limiting: worth a look, not an error (cases.json preamble_basis).
+            issue("preamble-only-basis", "low", term, r.start, r.end, true)
           }
         } else if (m.region === "body") {
           const firm = body.filter((i) => !i.weak)
@@ -485,9 +487,9 @@ export const checkAntecedentBasis = (
       } else {
         const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore, methodClaim: stemBefore("step"), formalClaim }
         const rule = suppressionFor(m, r, ctx)
-        const severity = severityOf(severityContext, m, r)
+        const { severity, informational } = severityOf(severityContext, m, r)
         if (rule) suppress(rule, severity, term, r.start, r.end)
-        else issue("no-antecedent-basis", severity, term, r.start, r.end)
+        else issue("no-antecedent-basis", severity, term, r.start, r.end, informational)
         register(m, r, { counting: false, weak: true })
       }
       for (const t of m.tails) register(m, t, { counting: false, weak: true })
@@ -534,9 +536,11 @@ export const checkAntecedentBasis = (
     if (st && st.parsed === p) suppressedAll.push(...st.suppressed)
   }
   const bySeverity = { high: 0, medium: 0, low: 0 }
+  let informational = 0
   const byType: Record<string, number> = {}
   for (const i of all) {
     bySeverity[i.severity]++
+    if (i.informational) informational++
     byType[i.type] = (byType[i.type] ?? 0) + 1
   }
   return {
@@ -550,6 +554,7 @@ export const checkAntecedentBasis = (
       issueCount: all.length,
       claimsWithIssues: reports.filter((c) => c.issues.length > 0).length,
       bySeverity,
+      informational,
       byType
     },
     ...(options.includeSuppressed ? { suppressed: suppressedAll } : {})

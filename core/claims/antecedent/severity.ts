@@ -32,8 +32,32 @@ const SYMBOL_AT_END = /\s(?:[A-Z][a-z]?\d*|[\u0370-\u03ff])$/
 const BEING_STEMS = [...ANATOMY, ...`user wearer patient person human individual mammal animal infant recipient consumer
   occupant rider pedestrian passenger`.split(/\s+/)].map((w) => stem(w))
 
-export const severityOf = (ctx: SeverityContext, m: Mention, r: Reading): Severity => {
-  if (saidBefore(ctx, r.words)) return "low"
+export interface Graded {
+  readonly severity: Severity
+  /** The term names what a recited step produced ("the determined characteristic"): listed, marked informational. */
+  readonly informational: boolean
+}
+
+export const severityOf = (ctx: SeverityContext, m: Mention, r: Reading): Graded => {
+  if (saidBefore(ctx, r.words)) return { severity: "low", informational: verbDerived(ctx, r) }
+  return { severity: plainSeverity(ctx, m, r), informational: false }
+}
+
+/**
+ * "determining a characteristic … the determined characteristic", "receiving inputs … the
+ * received inputs": a participle whose verb was recited earlier names that step's object or
+ * result, which an examiner accepts as its basis.
+ */
+const verbDerived = (ctx: SeverityContext, r: Reading): boolean => {
+  const raw = ctx.text.slice(r.start, r.end).toLowerCase().split(/[\s-]+/)
+  return raw.slice(0, -1).some((w) => PARTICIPLE.test(w) || RESULT_WORDS.has(w))
+}
+
+const PARTICIPLE = /^[a-z]{3,}(?:ed|ing)$|^(?:made|held|built|sent|kept|found|known|shown|given|taken|drawn|grown|chosen|written|driven|set|cut|fed|led|sold|spun|sewn|bound)$/
+/** "the resulting film", "the obtained mixture": the product of the step just recited. */
+const RESULT_WORDS = new Set(["resulting", "resultant", "obtained", "produced", "formed", "generated", "treated", "combined"])
+
+const plainSeverity = (ctx: SeverityContext, m: Mention, r: Reading): Severity => {
   if (isTied(m) || INHERENT_ATTRIBUTES.has(r.head)) return "low"
   // "the synovial membrane", "the pain" in a method of treating an individual: parts and states of a recited body.
   if (r.words.some((w) => ANATOMY.has(w)) && BEING_STEMS.some((s) => ctx.stemBefore(s))) return "low"

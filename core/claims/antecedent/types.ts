@@ -44,6 +44,13 @@ export interface AntecedentIssue {
   readonly start: number
   readonly end: number
   readonly snippet: string
+  /**
+   * Listed at the `low` floor but not a defect an examiner would raise: the basis is in the
+   * preamble only, or the term names the result of a recited step ("receiving inputs … the
+   * received inputs", "determining a characteristic … the determined characteristic"). Present
+   * only when true; the severity stays `low`.
+   */
+  readonly informational?: true
 }
 
 export interface SuppressedCandidate extends AntecedentIssue {
@@ -73,6 +80,8 @@ export interface AntecedentStats {
   readonly issueCount: number
   readonly claimsWithIssues: number
   readonly bySeverity: { readonly high: number; readonly medium: number; readonly low: number }
+  /** Of the `low` findings, those marked informational. */
+  readonly informational: number
   readonly byType: Readonly<Record<string, number>>
 }
 
