@@ -126,11 +126,18 @@ interface ClaimState {
   /** Every claim whose recitations this claim inherits. */
   readonly ancestors: ReadonlyArray<ClaimState>
   readonly preambleReported: Set<string>
+  readonly ambiguityReported: Set<string>
   readonly modified: Set<string>
   readonly issues: AntecedentIssue[]
   readonly suppressed: SuppressedCandidate[]
   readonly introducedTerms: string[]
 }
+
+/** Gerunds that link a part to its whole rather than name a step. */
+const LINKING_GERUNDS = new Set(["having", "including", "comprising", "containing", "being", "according", "consisting", "defining", "forming", "carrying"])
+
+/** What ends the clause an element was recited in. */
+const CLAUSE_BREAK = /[;:]|\bwhere(?:in|by)\b/i
 
 const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 }
 const MODIFY_VERBS = new Set(["modifying", "altering", "changing", "editing", "transforming", "converting", "updating", "revising", "amending", "rewriting", "mutating"])
@@ -217,6 +224,9 @@ export const checkAntecedentBasis = (
     const ancestors: ClaimState[] = []
     const preambleReported = new Set<string>()
     const modified = new Set<string>()
+    /** Keys already reported as doubly recited or ambiguous up the chain: said once, where it arose. */
+    const ambiguityReported = new Set<string>()
+    const inheritedAmbiguity = new Set<string>()
     for (const n of p.dependsOn) {
       const parent = byNumber.get(n)
       if (!parent || parent.canceled || n === p.number || inProgress.has(n)) continue
@@ -224,6 +234,10 @@ export const checkAntecedentBasis = (
       for (const a of [ps, ...ps.ancestors]) if (!ancestors.includes(a)) ancestors.push(a)
       for (const k of ps.preambleReported) preambleReported.add(k)
       for (const k of ps.modified) modified.add(k)
+      for (const k of ps.ambiguityReported) {
+        ambiguityReported.add(k)
+        inheritedAmbiguity.add(k)
+      }
     }
     const issues: AntecedentIssue[] = []
     const suppressed: SuppressedCandidate[] = []
@@ -328,6 +342,54 @@ export const checkAntecedentBasis = (
       return false
     }
 
+    /** Whether two claims are in one line of dependency (one inherits the other), as this claim and its chain are. */
+    const lineOf = (c: number): ReadonlySet<number> => {
+      const st = c === p.number ? undefined : states.get(c)
+      return new Set([c, ...(st ? st.ancestors.map((a) => a.parsed.number) : ancestors.map((a) => a.parsed.number))])
+    }
+    const inOneLine = (intros: Intro[]): Intro[] => {
+      const claimsOf = new Set(intros.map((i) => i.claim))
+      if (claimsOf.size < 2) return intros
+      for (const a of claimsOf) {
+        const line = lineOf(a)
+        for (const b of claimsOf) if (a !== b && (line.has(b) || lineOf(b).has(a))) return intros
+      }
+      // Each recitation sits in a different alternative parent: any one of them is the basis.
+      return intros.length > 0 ? [intros[0]] : intros
+    }
+
+    /** "at least one superabrasive cutter of the plurality", "one of said cutters": a member of what is recited. */
+    const pickFromRecited = (m: Mention, r: Reading): boolean => {
+      if (m.next !== "of" || m.ofNext === undefined) return false
+      const of = mentions[m.ofNext]
+      const ofKey = of.readings[0]?.key
+      return of.kind === "ref" && (of.collective !== undefined || ofKey === r.key || ofKey === "plurality" || of.readings[0]?.head === r.head)
+    }
+
+    /**
+     * "divide a parallax component image into pieces …, the parallax component image being obtained
+     * by …": in the clause that recited it, "the" points at the latest recitation. A "wherein"
+     * clause speaks of the whole and keeps the ambiguity ("a lever …; and a lever …, wherein the lever").
+     */
+    const refersToLatest = (rivals: Intro[], at: number): boolean => {
+      let latest: Intro | undefined
+      for (const i of rivals) if (i.claim === p.number && (!latest || i.origin > latest.origin)) latest = i
+      if (!latest) return false
+      const from = latest.origin - p.number * 1_000_000
+      return at - from < 240 && !CLAUSE_BREAK.test(text.slice(from, at))
+    }
+
+    /**
+     * "wherein generating a composite image comprises …" after "generating a composite image": the
+     * step is named again, its object is not recited anew.
+     */
+    const restatesStep = (m: Mention): boolean => {
+      const verb = tokens[m.detTok - 1]
+      if (!verb || !verb.l.endsWith("ing") || verb.l.length < 5 || LINKING_GERUNDS.has(verb.l)) return false
+      const said = text.slice(verb.start, m.readings[0].end).toLowerCase()
+      return ancestors.some((a) => a.parsed.text.toLowerCase().includes(said))
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>()
@@ -337,7 +399,9 @@ export const checkAntecedentBasis = (
       const r0 = m.readings[0]
 
       if (m.kind === "intro") {
-        if (m.region === "body" && !m.another && m.elementStart) {
+        // Members of a list of alternatives, predicates and picks from a recited plurality add no element.
+        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m)
+        if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
           const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
           const same = view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart && sameThing(i)) ?? []
@@ -346,6 +410,7 @@ export const checkAntecedentBasis = (
           const unqualified = (list: Intro[]) => list.length > 0 && (m.qualifier === "" || list.some((i) => i.qualifier === m.qualifier))
           const inheritedAny = p.isIndependent ? [] : (view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.claim !== p.number && sameThing(i)) ?? [])
           if (unqualified(own) || unqualified(inherited) || (inheritedAny.length > 0 && m.qualifier === "")) {
+            ambiguityReported.add(r0.key)
             issue("double-inclusion", "medium", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
           }
         }
@@ -353,9 +418,10 @@ export const checkAntecedentBasis = (
         if (m.next === "each") distributive.add(r0.key)
         const subject = p.isIndependent && m.region === "preamble" && !sawPreambleIntro
         if (m.region === "preamble") sawPreambleIntro = true
-        m.readings.forEach((r, n) => register(m, r, { counting: n === 0, weak: n > 0, subject }))
+        m.readings.forEach((r, n) => register(m, r, { counting: n === 0 && adds, weak: n > 0, subject }))
         for (const t of m.tails) register(m, t, { counting: false, weak: true })
-        for (const k of m.coordinated ?? []) register(m, r0, { counting: true, weak: false, key: k })
+        // "first and second scaffold structures": each modifier names one structure.
+        for (const k of m.coordinated ?? []) register(m, r0, { counting: adds, weak: false, key: k, number: r0.plural ? "any" : undefined })
         if (m.collective) {
           // "a set of hooks … the set": the collection itself is one thing.
           register(m, r0, { counting: false, weak: true, key: m.collective, number: "sg" })
@@ -378,6 +444,7 @@ export const checkAntecedentBasis = (
         }
         for (const r of m.readings) register(m, r, { counting: false, weak: true })
         for (const t of m.tails) register(m, t, { counting: false, weak: true })
+        for (const k of m.coordinated ?? []) register(m, r0, { counting: false, weak: true, key: k, number: "any" })
         continue
       }
 
@@ -467,14 +534,22 @@ export const checkAntecedentBasis = (
             // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
             issue("plural-singular-mismatch", "low", term, r.start, r.end)
           } else if (refNumber !== "pl" && !m.coordinated && !USER_TERMS.has(r.head) && !m.prev.endsWith("'s") && !text.slice(r.start, r.end).endsWith("'s")) {
-            let rivals = counting
+            // Recitations in alternative parents ("claim 1 or claim 2") are never both in force.
+            let rivals = inOneLine(counting)
             if (found.how === "exact" && rivals.length > 1 && m.ofNext !== undefined) {
               const ofKey = mentions[m.ofNext].readings[0]?.key
               // "the amount of salt" after "an amount of salt" and "an amount of sugar": the "of" phrase decides.
               rivals = rivals.filter((i) => i.ofKey === ofKey)
             }
+            if (rivals.length > 1) {
+              // "the electromagnetic field within the knee joint" after one "… within the knee joint" and one "… within a medial area": the words after it decide.
+              const same = rivals.filter((i) => sameQualifier(i.qualifier, m.qualifier))
+              if (same.length === 1) rivals = same
+            }
             const distinctKeys = new Set(rivals.map((i) => i.key))
-            if ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural)) {
+            const ambiguous = (found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural)
+            if (ambiguous && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
+              ambiguityReported.add(r.key)
               issue("ambiguous-reference", "medium", term, r.start, r.end)
             }
           }
@@ -507,7 +582,7 @@ export const checkAntecedentBasis = (
     }
 
     const state: ClaimState = {
-      parsed: p, tokens, mentions, index, stemTable, ancestors, preambleReported, modified,
+      parsed: p, tokens, mentions, index, stemTable, ancestors, preambleReported, ambiguityReported, modified,
       issues: issues.sort((a, b) => a.start - b.start), suppressed, introducedTerms
     }
     inProgress.delete(p.number)
@@ -573,6 +648,16 @@ const slashAlternatives = (r: Reading): Reading[] => {
     out.push({ ...r, words, key: words.join(" "), head: words[words.length - 1] })
   }
   return out
+}
+
+/** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
+const sameQualifier = (a: string, b: string): boolean => {
+  if (a === "" || b === "") return false
+  const x = a.split(" ")
+  const y = b.split(" ")
+  const n = Math.min(3, x.length, y.length)
+  for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
+  return true
 }
 
 const distinctKeysOf = (intros: ReadonlyArray<Intro>) => new Set(intros.map((i) => i.key)).size

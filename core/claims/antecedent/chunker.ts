@@ -64,6 +64,13 @@ export interface Mention {
    */
   readonly owner?: string
   readonly region: Region
+  /**
+   * An introduction among alternatives: after or before "or", or in a Markush group ("selected
+   * from the group consisting of A, B and C"): a member that may be chosen, not a further element.
+   */
+  readonly alternative: boolean
+  /** After "is", "are", "being" …: the phrase says what a thing is ("wherein the agent is an antimetabolite"). */
+  readonly predicative: boolean
   readonly tokStart: number
   readonly tokEnd: number
 }
@@ -321,9 +328,37 @@ const matchDeterminer = (t: ReadonlyArray<Token>, i: number): Determiner | undef
   return undefined
 }
 
+const PREDICATE_VERBS = new Set(["is", "are", "was", "were", "be", "being", "been", "becomes", "become"])
+const ALTERNATIVE_LEAD = new Set(["or", "and/or", "either", "nor"])
+/** "selected from the group consisting of", "one of", "at least one of": a list of alternatives follows. */
+const CHOICE_OPENER = /\b(?:selected|chosen)\s+from\b|\bgroup\s+(?:consisting|comprising)\s+(?:essentially\s+)?of\b|\b(?:one|any|each|either)\s+of\b/
+
+/** Whether the introduction at token i (phrase ending at token end) is one of several alternatives. */
+const isAlternative = (t: ReadonlyArray<Token>, i: number, end: number): boolean => {
+  const prev = t[i - 1]?.l ?? ""
+  if (ALTERNATIVE_LEAD.has(prev)) return true
+  const next = t[end]?.l ?? ""
+  if (next === "or" || next === "and/or" || (next === "," && t[end + 1]?.l === "or")) return true
+  // Back to the clause opener: a Markush group or "one of" list still running (commas and "and" only).
+  for (let k = i - 1, n = 0; k >= 0 && n < 40; k--, n++) {
+    const l = t[k].l
+    if (l === ";" || l === ":" || l === "wherein" || l === "comprising" || l === "including") return false
+    if (l === "of" && k >= 1) {
+      const before = t[k - 1].l
+      const two = k >= 2 ? `${t[k - 2].l} ${before}` : before
+      if (CHOICE_OPENER.test(`${two} of`)) return true
+    }
+    if (l === "from" && (t[k - 1]?.l === "selected" || t[k - 1]?.l === "chosen")) return true
+  }
+  return false
+}
+
+/** Words that may stand, coordinated, before a shared head: "open and closed positions", "heated and cooled plates". */
+const coordinable = (l: string) => COORDINABLE.has(l) || looksAdjectival(l) || l === "open" || l === "closed"
+
 /** "first and second", "upper, middle and lower": coordinated modifiers before a shared head. */
 const coordination = (t: ReadonlyArray<Token>, p: number): { mods: string[]; restStart: number } | undefined => {
-  if (!isWord(t[p]) || !COORDINABLE.has(t[p].l)) return undefined
+  if (!isWord(t[p]) || !coordinable(t[p].l)) return undefined
   const mods = [t[p].l]
   let q = p + 1
   let joined = false
@@ -334,9 +369,9 @@ const coordination = (t: ReadonlyArray<Token>, p: number): { mods: string[]; res
       joined = true
       r++
       // "said fourth and said fifth gas passages"
-      if (isWord(t[r]) && ["the", "said", "a", "an"].includes(t[r].l) && isWord(t[r + 1]) && COORDINABLE.has(t[r + 1].l)) r++
+      if (isWord(t[r]) && ["the", "said", "a", "an"].includes(t[r].l) && isWord(t[r + 1]) && coordinable(t[r + 1].l)) r++
     }
-    if (r === q || !isWord(t[r]) || !COORDINABLE.has(t[r].l)) break
+    if (r === q || !isWord(t[r]) || !coordinable(t[r].l)) break
     mods.push(t[r].l)
     q = r + 1
   }
@@ -422,9 +457,14 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       }
     } else {
       if (!bareCanStart(t, i)) continue
-      phraseStart = i
-      phrase = parsePhrase(t, i)
-      if (phrase.words.length === 0) continue
+      // "having central and peripheral regions": each modifier names one of the things.
+      coord = coordination(t, i)
+      phraseStart = coord ? coord.restStart : i
+      phrase = parsePhrase(t, phraseStart)
+      if (phrase.words.length === 0) {
+        coord = undefined
+        continue
+      }
     }
     const { readings, tails } = readingsOf(phrase)
     if (readings.length === 0) {
@@ -446,16 +486,18 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       const rest = reading(phrase.words.slice(1))
       if (rest) bareReadings = [rest, ...readings]
     }
-    const first = coord ? t[det!.next] : det ? t[i] : phrase.words[0]
+    const first = coord ? t[det ? det.next : i] : det ? t[i] : phrase.words[0]
     const prevTok = t[i - 1]
     const prev = prevTok ? prevTok.l : ""
     const detStart = det ? t[i].start : phrase.words[0].start
-    // The qualifier only matters for introductions (telling re-introductions apart).
+    // Tells re-introductions apart, and picks among them for a reference that repeats one ("the field within the knee joint").
     let qualifier = ""
-    if (det && det.kind === "intro") {
-      for (let k = phrase.end, n = 0; k < t.length && n < 10; k++, n++) {
+    if (det) {
+      for (let k = pastReferenceSigns(t, phrase.end), n = 0; k < t.length && n < 10; k++, n++) {
         const x = t[k]
-        if (!x.word || x.l === "and" || x.l === "or") break
+        if (!x.word) break
+        // "connected at or near its leading edge": an "or" inside the qualifier does not end it; one before a new phrase does.
+        if ((x.l === "and" || x.l === "or") && (qualifier === "" || !isWord(t[k + 1]) || ARTICLE_LIKE.has(t[k + 1].l))) break
         qualifier = qualifier === "" ? x.l : `${qualifier} ${x.l}`
       }
     }
@@ -471,6 +513,8 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       detStart,
       detTok: det ? i : phraseStart,
       readings: coord ? readings.map((r) => ({ ...r, start: first.start })) : det ? readings : bareReadings,
+      alternative: det !== undefined && det.kind === "intro" && isAlternative(t, i, pastReferenceSigns(t, phrase.end)),
+      predicative: PREDICATE_VERBS.has(prev) || (prev === "both" || prev === "either") && PREDICATE_VERBS.has(t[i - 2]?.l ?? ""),
       tails,
       coordinated: coord ? coord.mods.map((m) => `${m} ${readings[0].key}`) : undefined,
       collective: det ? det.collective : undefined,
