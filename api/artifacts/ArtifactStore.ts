@@ -3,13 +3,19 @@
  * the real version directory, reads its manifest and opens an in-memory DuckDB with one view per
  * `tables/<table>.parquet`. Parquet files are never written by the API.
  *
+ * Queries run on a fixed pool of connections opened once per served version. A request that is
+ * interrupted (its client went away) interrupts its DuckDB query and waits for it to settle before
+ * the connection goes back to the pool: closing a connection while a libuv worker still runs its
+ * query deadlocks DuckDB's worker threads, and with them every route of the process.
+ *
  * A missing directory, manifest or table is not a crash: services fail with CorpusUnavailable,
  * which each route family renders as its documented backend-unavailable answer.
  */
-import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
+import * as os from "node:os"
 import * as path from "node:path"
-import { Effect, Option } from "effect"
+import { Effect, Option, Pool } from "effect"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
 import { Settings } from "../config.ts"
@@ -23,6 +29,12 @@ export interface ServedVersion {
 }
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
+
+/**
+ * Connections per served version. DuckDB parallelises one query over its own threads; more
+ * connections than a few per core only queue on the libuv pool (4 threads by default).
+ */
+export const connectionPoolSize = () => Math.max(4, Math.min(16, os.availableParallelism() * 2))
 
 const openVersion = async (artifactsDir: string): Promise<ServedVersion> => {
   const versionDir = await fs.realpath(artifactsDir)
@@ -43,6 +55,25 @@ const openVersion = async (artifactsDir: string): Promise<ServedVersion> => {
   return { versionDir, manifest, tables: new Set(files.map((f) => path.basename(f, ".parquet"))), instance }
 }
 
+const queryFailed = (e: unknown) => new CorpusUnavailable({ message: `dataset query failed: ${e instanceof Error ? e.message : String(e)}` })
+
+/**
+ * Runs one statement on a pooled connection. On interruption the query is cancelled in DuckDB and
+ * the interruption completes only once the statement has settled, so the connection returned to
+ * the pool is idle.
+ */
+const runOn = (connection: DuckDBConnection, sql: string, params: ReadonlyArray<DuckDBValue>) =>
+  Effect.async<Array<Record<string, unknown>>, CorpusUnavailable>((resume) => {
+    const settled = connection.runAndReadAll(sql, [...params]).then(
+      (reader) => resume(Effect.succeed(reader.getRowObjectsJS() as Array<Record<string, unknown>>)),
+      (e) => resume(Effect.fail(queryFailed(e)))
+    )
+    return Effect.promise(() => {
+      connection.interrupt()
+      return settled
+    })
+  })
+
 export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/ArtifactStore", {
   scoped: Effect.gen(function* () {
     const { artifactsDir } = yield* Settings
@@ -55,7 +86,20 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
     const served = opened._tag === "Right" ? Option.some(opened.right) : Option.none<ServedVersion>()
     const reason = opened._tag === "Left" ? opened.left : undefined
     if (reason) yield* Effect.logWarning(reason)
+    // The instance closes after the pool (finalizers run in reverse order of registration).
     yield* Effect.addFinalizer(() => Effect.sync(() => Option.map(served, (s) => s.instance.closeSync())))
+
+    const pool = yield* Option.match(served, {
+      onNone: () => Effect.succeed(Option.none<Pool.Pool<DuckDBConnection, CorpusUnavailable>>()),
+      onSome: (s) =>
+        Pool.make({
+          acquire: Effect.acquireRelease(
+            Effect.tryPromise({ try: () => s.instance.connect(), catch: queryFailed }),
+            (connection) => Effect.sync(() => connection.closeSync())
+          ),
+          size: connectionPoolSize()
+        }).pipe(Effect.map(Option.some))
+    })
 
     const unavailable = (what: string) => new CorpusUnavailable({ message: `${what} is not available: ${reason ?? "the artifact version does not hold it"}` })
 
@@ -73,17 +117,19 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
 
     /** Runs a parameterised query ($1, $2 … bound from `params`) and returns plain JS rows. */
     const query = (sql: string, params: ReadonlyArray<DuckDBValue> = [], tables: ReadonlyArray<string> = []) =>
-      Effect.flatMap(requireTables(...tables), (s) =>
-        Effect.acquireUseRelease(
-          Effect.promise(() => s.instance.connect()),
-          (connection) =>
-            Effect.tryPromise({
-              try: async () => (await connection.runAndReadAll(sql, [...params])).getRowObjectsJS(),
-              catch: (e) => new CorpusUnavailable({ message: `dataset query failed: ${e instanceof Error ? e.message : String(e)}` })
-            }),
-          (connection) => Effect.sync(() => connection.closeSync())
-        )
+      Effect.zipRight(
+        requireTables(...tables),
+        Option.match(pool, {
+          onNone: () => Effect.fail(unavailable("the dataset")),
+          onSome: (p) => Effect.scoped(Effect.flatMap(Pool.get(p), (connection) => runOn(connection, sql, params)))
+        })
       ).pipe(Effect.withSpan("ArtifactStore.query"))
+
+    /** Readiness: the served version answers a query now (used by /healthz). */
+    const probe = Option.match(pool, {
+      onNone: () => Effect.fail(unavailable("the dataset")),
+      onSome: () => query("SELECT 1 AS ok").pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => unavailable("a query answer within 2 s") }))
+    })
 
     return {
       /** What /healthz reports. */
@@ -93,6 +139,7 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
           onSome: (s) => ({ loaded: true as const, version: s.manifest.version, tables: [...s.tables].sort() })
         }),
       served: () => served,
+      probe,
       requireTables,
       query
     } as const

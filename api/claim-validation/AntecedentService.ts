@@ -4,9 +4,10 @@
  * (available: false, reason: no-claims), never a 404.
  */
 import { Effect } from "effect"
-import { checkAntecedentBasis, type Severity } from "../../core/claims/antecedent/index.ts"
+import type { Severity } from "../../core/claims/antecedent/index.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
-import { BackendFailed, UpstreamUnavailable } from "../domain/errors.ts"
+import { UpstreamUnavailable } from "../domain/errors.ts"
+import { AnalysisPool } from "./AnalysisPool.ts"
 
 export interface AntecedentOptions {
   readonly minSeverity: Severity
@@ -21,15 +22,12 @@ const normalise = (claims: ReadonlyArray<SuppliedClaim>) =>
     .map((c, i) => (typeof c === "string" ? { number: i + 1, text: c } : { number: c.number ?? i + 1, text: c.text }))
     .filter((c) => c.text.trim().length >= 10)
 
-const run = (claims: ReadonlyArray<{ number: number; text: string }>, options: AntecedentOptions) =>
-  Effect.try({
-    try: () => checkAntecedentBasis(claims, options),
-    catch: (e) => new BackendFailed({ message: `antecedent check failed: ${e instanceof Error ? e.message : String(e)}` })
-  })
-
 export class AntecedentService extends Effect.Service<AntecedentService>()("api/AntecedentService", {
   effect: Effect.gen(function* () {
     const store = yield* ArtifactStore
+    const analyses = yield* AnalysisPool
+    const run = (claims: ReadonlyArray<{ number: number; text: string }>, options: AntecedentOptions) =>
+      analyses.run("antecedent", { claims, options })
     return {
       checkSupplied: (claims: ReadonlyArray<SuppliedClaim>, options: AntecedentOptions) =>
         Effect.map(run(normalise(claims), options), (result) => ({ ...result, source: "request" as const })),
@@ -47,5 +45,6 @@ export class AntecedentService extends Effect.Service<AntecedentService>()("api/
           return { appNum, source: "warehouse" as const, ...result }
         })
     } as const
-  })
+  }),
+  dependencies: [AnalysisPool.Default]
 }) {}

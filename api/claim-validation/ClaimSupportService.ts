@@ -6,13 +6,14 @@
  * false), never NotFound; only a failed pull is an error.
  */
 import { Effect } from "effect"
-import { gradeTermsIn, type Mapped, mapClaimSupport } from "../../core/claims/support/map.ts"
+import type { Mapped } from "../../core/claims/support/map.ts"
 import { findNewMatter } from "../../core/claims/support/new-matter.ts"
-import { paragraphsOfSections, type SuppliedSection } from "../../core/claims/support/specification.ts"
+import type { SuppliedSection } from "../../core/claims/support/specification.ts"
 import type { Grade, SpecParagraph } from "../../core/claims/support/types.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { Settings } from "../config.ts"
 import { BackendFailed, type CorpusUnavailable } from "../domain/errors.ts"
+import { AnalysisPool } from "./AnalysisPool.ts"
 import { SpecificationOcr } from "./ocr.ts"
 import type { ClaimSupportResult } from "./support-schema.ts"
 import { filedClaims, filedSpecification, knownApplications, type ParentLink, parentsOf } from "./warehouse.ts"
@@ -69,9 +70,7 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
     const store = yield* ArtifactStore
     const settings = yield* Settings
     const ocrReader = yield* SpecificationOcr
-
-    const analyse = <A>(what: string, f: () => A) =>
-      Effect.try({ try: f, catch: (e) => new BackendFailed({ message: `${what} failed: ${e instanceof Error ? e.message : String(e)}` }) })
+    const analyses = yield* AnalysisPool
 
     /** Read one ancestor: its filed text, else OCR when asked for and switched on. */
     const readAncestor = (link: ParentLink & { depth: number }, known: ReadonlySet<string>, ocrOn: boolean) =>
@@ -109,16 +108,15 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
     /** The chart for the application, plus the walk when asked for. */
     const chart = (
       claims: SupportRequestInput["claims"],
-      paragraphs: ReadonlyArray<SpecParagraph>,
+      text: { readonly paragraphs: ReadonlyArray<SpecParagraph> } | { readonly sections: ReadonlyArray<SuppliedSection> },
       source: "request" | "warehouse",
       appNum: string | undefined,
       walk: { requested: boolean; maxAncestors: number; ocr: boolean }
     ): Effect.Effect<ClaimSupportResult, CorpusUnavailable | BackendFailed> =>
       Effect.gen(function* () {
         const t0 = Date.now()
-        const mapped: Mapped = yield* analyse("support mapping", () =>
-          mapClaimSupport(claims.map((c, i) => ({ number: c.number ?? i + 1, text: c.text })), paragraphs)
-        )
+        const charted = yield* analyses.run("supportChart", { claims: claims.map((c, i) => ({ number: c.number ?? i + 1, text: c.text })), ...text })
+        const mapped: Mapped = charted.mapped
         const ocrState = {
           requested: walk.ocr,
           enabled: settings.ocrEnabled,
@@ -145,16 +143,21 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
           const terms = mapped.claims.flatMap((c) => c.terms.map((t) => ({ ...t, claimNumber: c.number })))
           const supportedHere = new Set(terms.filter((t) => t.specificationGrade !== "UNDESCRIBED").map((t) => t.term))
           perTerm = new Map()
-          const graded = yield* analyse("ancestor mapping", () =>
-            readings.map((r) => {
-              const grades = r.paragraphs.length > 0 ? gradeTermsIn(terms, r.paragraphs) : new Map<string, { grade: Grade; location?: { paragraph: string } }>()
-              for (const [term, g] of grades) {
-                const list = perTerm!.get(term) ?? []
-                list.push({ appNum: r.base.appNum, grade: g.grade, ...(g.location ? { paragraph: g.location.paragraph } : {}) })
-                perTerm!.set(term, list)
+          const termWords = terms.map((t) => ({ term: t.term, words: t.words }))
+          const graded = yield* Effect.forEach(readings, (r) =>
+            Effect.map(
+              r.paragraphs.length > 0
+                ? analyses.run("gradeTerms", { terms: termWords, paragraphs: r.paragraphs })
+                : Effect.succeed(new Map<string, { grade: Grade; location?: { paragraph: string } }>()),
+              (grades) => {
+                for (const [term, g] of grades) {
+                  const list = perTerm!.get(term) ?? []
+                  list.push({ appNum: r.base.appNum, grade: g.grade, ...(g.location ? { paragraph: g.location.paragraph } : {}) })
+                  perTerm!.set(term, list)
+                }
+                return { r, grades }
               }
-              return { r, grades }
-            })
+            )
           )
           ancestors = graded.map(({ r, grades }): Ancestor => {
             const available = r.paragraphs.length > 0
@@ -217,11 +220,11 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
       Effect.gen(function* () {
         const supplied = input.sections !== undefined && input.sections.length > 0
         const walk = { requested: input.includeParents, maxAncestors: input.maxAncestors, ocr: input.ocr }
-        if (supplied) return yield* chart(input.claims, paragraphsOfSections(input.sections!), "request", input.appNum, walk)
+        if (supplied) return yield* chart(input.claims, { sections: input.sections! }, "request", input.appNum, walk)
         if (input.appNum === undefined) return yield* new BackendFailed({ message: "neither sections nor appNum was supplied" })
         const paragraphs = yield* filedSpecification(store, input.appNum)
         if (paragraphs.length === 0) return unavailable("warehouse", input.appNum, "no-specification")
-        return yield* chart(input.claims, paragraphs, "warehouse", input.appNum, walk)
+        return yield* chart(input.claims, { paragraphs }, "warehouse", input.appNum, walk)
       }).pipe(
         Effect.catchTag("CorpusUnavailable", (e) => Effect.fail(new BackendFailed({ message: `specification pull failed: ${e.message}` }))),
         Effect.withSpan("ClaimSupportService.mapSupport")
@@ -237,10 +240,10 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
         if (claims.length === 0) return unavailable("warehouse", appNum, "no-claims")
         const paragraphs = yield* filedSpecification(store, appNum)
         if (paragraphs.length === 0) return unavailable("warehouse", appNum, "no-specification")
-        return yield* chart(claims, paragraphs, "warehouse", appNum, { requested: options.parents, maxAncestors: options.maxAncestors, ocr: options.ocr })
+        return yield* chart(claims, { paragraphs }, "warehouse", appNum, { requested: options.parents, maxAncestors: options.maxAncestors, ocr: options.ocr })
       }).pipe(Effect.withSpan("ClaimSupportService.mapSupportForApplication"))
 
     return { mapSupport, mapSupportForApplication } as const
   }),
-  dependencies: [SpecificationOcr.Default]
+  dependencies: [SpecificationOcr.Default, AnalysisPool.Default]
 }) {}

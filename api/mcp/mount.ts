@@ -10,6 +10,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import type { Dispatch } from "../http/middleware/gateway.ts"
+import { malformedToolCall } from "./arguments.ts"
 import { toolRegistry } from "./tools.ts"
 
 const SERVER_INFO = { name: "patent-intelligence", version: "0.1.0" }
@@ -40,6 +41,8 @@ export class McpMount extends Effect.Service<McpMount>()("api/McpMount", {
   succeed: {
     handle: (request: HttpServerRequest.HttpServerRequest, parsedBody: unknown, dispatch: Dispatch) =>
       Effect.promise(async () => {
+        const refused = malformedToolCall(parsedBody)
+        if (refused !== undefined) return HttpServerResponse.unsafeJson(refused, { status: 200 })
         const server = makeServer(dispatch)
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
         await server.connect(transport)

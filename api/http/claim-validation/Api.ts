@@ -10,11 +10,24 @@ import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily } from "../rout
 const AppNum = ApplicationNumber(7, 8)
 const ClaimNumber = BodyInt(1, 100000)
 
+/**
+ * Text budgets. The longest granted US claims run to a few tens of thousands of characters and
+ * whole specifications to a few million; beyond these a request is refused (400 naming the limit)
+ * rather than left to occupy an analysis thread for minutes.
+ */
+export const MAX_CLAIM_CHARS = 100_000
+export const MAX_CLAIM_SET_CHARS = 1_000_000
+export const MAX_SECTION_CHARS = 2_000_000
+export const MAX_SPECIFICATION_CHARS = 4_000_000
+
+const ClaimText = Text(0, MAX_CLAIM_CHARS)
+
 /** Antecedent check entries: `{number?, text}` or a bare string; unusable entries are skipped. */
-export const AntecedentClaim = Schema.Union(
-  Schema.String,
-  Schema.Struct({ number: Schema.optional(ClaimNumber), text: Schema.String })
-)
+export const AntecedentClaim = Schema.Union(ClaimText, Schema.Struct({ number: Schema.optional(ClaimNumber), text: ClaimText }))
+
+const claimTextOf = (c: typeof AntecedentClaim.Type) => (typeof c === "string" ? c : c.text)
+const totalChars = (texts: ReadonlyArray<string>) => texts.reduce((n, t) => n + t.length, 0)
+const claimSetBudget = `the claims together must hold at most ${MAX_CLAIM_SET_CHARS} characters`
 
 const usableText = (c: typeof AntecedentClaim.Type) => (typeof c === "string" ? c : c.text).trim().length >= 10
 
@@ -24,15 +37,20 @@ export const AntecedentRequest = Schema.Struct({
   includeSuppressed: Schema.optionalWith(BodyBool, { default: () => false })
 }).pipe(
   Schema.filter((b) => b.claims.some(usableText) || { path: ["claims"], message: "no claim carried usable text (each claim needs at least 10 characters)" }),
-  Schema.annotations({ identifier: "AntecedentRequest", description: "At least one claim must carry 10 or more characters of text; shorter entries are skipped" })
+  Schema.filter((b) => totalChars(b.claims.map(claimTextOf)) <= MAX_CLAIM_SET_CHARS || { path: ["claims"], message: claimSetBudget }),
+  Schema.annotations({
+    identifier: "AntecedentRequest",
+    description: `At least one claim must carry 10 or more characters of text; shorter entries are skipped. Budgets: each claim at most ${MAX_CLAIM_CHARS} characters, ${claimSetBudget}`
+  })
 )
 
-export const SupportClaim = Schema.Struct({ number: Schema.optional(ClaimNumber), text: Text(10, 100000) })
+export const SupportClaim = Schema.Struct({ number: Schema.optional(ClaimNumber), text: Text(10, MAX_CLAIM_CHARS) })
 export const SupportSection = Schema.Struct({
   type: Schema.optional(Text(0, 200)),
   name: Schema.optional(Text(0, 500)),
-  text: Text(1, 2_000_000)
+  text: Text(1, MAX_SECTION_CHARS)
 })
+const specificationBudget = `the sections together must hold at most ${MAX_SPECIFICATION_CHARS} characters`
 
 export const SupportRequest = Schema.Struct({
   claims: ListOf(SupportClaim, 1, 300, "claims"),
@@ -43,7 +61,12 @@ export const SupportRequest = Schema.Struct({
   ocr: Schema.optionalWith(BodyBool, { default: () => false })
 }).pipe(
   Schema.filter((b) => (b.sections !== undefined && b.sections.length > 0) || b.appNum !== undefined || "sections or appNum: supply at least one of them"),
-  Schema.annotations({ identifier: "SupportRequest", description: "Supply sections (analysed with no network) or appNum (pulls the filed specification; needed for the continuity walk)" })
+  Schema.filter((b) => totalChars(b.claims.map((c) => c.text)) <= MAX_CLAIM_SET_CHARS || { path: ["claims"], message: claimSetBudget }),
+  Schema.filter((b) => totalChars((b.sections ?? []).map((s) => s.text)) <= MAX_SPECIFICATION_CHARS || { path: ["sections"], message: specificationBudget }),
+  Schema.annotations({
+    identifier: "SupportRequest",
+    description: `Supply sections (analysed with no network) or appNum (pulls the filed specification; needed for the continuity walk). Budgets: each claim at most ${MAX_CLAIM_CHARS} characters, ${claimSetBudget}; each section at most ${MAX_SECTION_CHARS} characters, ${specificationBudget}`
+  })
 )
 
 const Severity3 = Schema.Literal("high", "medium", "low")

@@ -85,6 +85,10 @@ export const gateway = Effect.gen(function* () {
         })
         seen.caller = caller
         if (path === "/mcp") {
+          // Stateless streamable HTTP: no server-initiated stream to GET, no session to DELETE.
+          if (method !== "POST") {
+            return yield* Effect.fail(new MethodNotAllowed({ message: `${method} is not allowed on /mcp: this server is stateless, send JSON-RPC with POST`, allow: ["POST"] }))
+          }
           const body = method === "POST" ? yield* readJsonBody(request, settings.maxBodyBytes) : undefined
           const runtime = yield* Effect.runtime<never>()
           return { response: yield* mcp.handle(request, body, dispatchAs(request, runtime)), route: "/mcp", caller }

@@ -1,0 +1,47 @@
+/**
+ * Clients that vanish mid-request (a load tool dropping its in-flight requests, a browser tab
+ * closed) must never wedge the process: the interrupted request's DuckDB query is cancelled and
+ * its connection goes back to the pool only once idle. Bursts of aborted requests, then every
+ * kind of route must still answer.
+ */
+import * as http from "node:http"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { call, startTestServer, type TestServer } from "../api/support.ts"
+
+let api: TestServer
+let key: string
+
+beforeAll(async () => {
+  api = await startTestServer({ artifactsDir: inject("sampleArtifacts") })
+  key = await api.key({ daily: 100_000, monthly: 1_000_000 })
+})
+afterAll(() => api?.close())
+
+/** Sends a request and destroys its socket after `afterMs`, whatever state it is in. */
+const abandon = (path: string, afterMs: number) =>
+  new Promise<void>((resolve) => {
+    const request = http.request(`${api.url}${path}`, { headers: { authorization: `Bearer ${key}` }, agent: false })
+    request.on("error", () => resolve())
+    request.on("close", () => resolve())
+    request.on("response", (r) => r.resume())
+    request.end()
+    setTimeout(() => request.destroy(), afterMs)
+  })
+
+const withDeadline = <A>(p: Promise<A>, ms: number, what: string) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))])
+
+describe("clients that disconnect mid-request", () => {
+  it("leave every route answering after bursts of aborted queries", async () => {
+    const paths = ["/api/v1/patent-intel/cpc/H01B", "/api/v1/patent-intel/examiners?artUnit=2863", "/api/v1/guidance/mpep/2173.05(e)", "/api/v1/patent-map/points?limit=5000"]
+    for (let burst = 0; burst < 12; burst++) {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => abandon(paths[(burst + i) % paths.length]!, 1 + ((burst * 7 + i * 3) % 25))))
+    }
+    for (const path of [...paths, "/api/v1/patent-intel/classification/17356223", "/api/v1/patent-map/whitespace?limit=2"]) {
+      const answer = await withDeadline(call(api.url, "GET", path, { key }), 10_000, path)
+      expect([200, 404], `${path}: ${answer.text.slice(0, 200)}`).toContain(answer.status)
+    }
+    const health = await withDeadline(call(api.url, "GET", "/healthz"), 5_000, "/healthz")
+    expect(health.status).toBe(200)
+  })
+})
