@@ -15,7 +15,7 @@ import { boundsRule, LIMIT_BOUNDS, type NumericFlag } from "../auth/issue.ts"
 import type { KeyStatus } from "../auth/key-backend.ts"
 import { KeyStore } from "../auth/KeyStore.ts"
 import { Settings } from "../config.ts"
-import { readQuotaUsage } from "../quota/Quota.ts"
+import { readQuotaUsage } from "../quota/usage.ts"
 import { StateDatabase } from "../state/Database.ts"
 
 /** A flag's number: digits only, then the bounds the key rules set (api/auth/issue.ts). */

@@ -5,18 +5,15 @@
  * request is counted, durably, before it proceeds.
  */
 import * as path from "node:path"
-import { Data, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { Caller } from "../auth/authenticate.ts"
 import { Settings } from "../config.ts"
 import { AccessDenied } from "../http/envelopes.ts"
 import { StateDatabase } from "../state/Database.ts"
 import { QuotaLedger, type Usage } from "./ledger.ts"
 import { type Outcome, pgQuota } from "./pg-quota.ts"
+import { describe, QuotaUnavailable } from "./usage.ts"
 
-/** The counters could not be read. */
-export class QuotaUnavailable extends Data.TaggedError("QuotaUnavailable")<{ readonly message: string }> {}
-
-const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 export class Quota extends Effect.Service<Quota>()("api/Quota", {
   scoped: Effect.gen(function* () {
@@ -79,20 +76,3 @@ export class Quota extends Effect.Service<Quota>()("api/Quota", {
   }),
   dependencies: [StateDatabase.Default]
 }) {}
-
-/**
- * A read-only view of every lineage's usage, for the key CLI: it never opens the file ledger for
- * writing (a running server appends to it), and reads the shared counters in one query.
- */
-export const readQuotaUsage = Effect.gen(function* () {
-  const settings = yield* Settings
-  const database = yield* StateDatabase
-  const nowMs = settings.now()
-  return yield* Effect.tryPromise({
-    try: () =>
-      Option.isSome(database.pool)
-        ? pgQuota(database.pool.value).usageAll(nowMs)
-        : QuotaLedger.readUsage(path.join(settings.stateDir, "quota"), nowMs),
-    catch: (e) => new QuotaUnavailable({ message: `quota counters unreadable: ${describe(e)}` })
-  })
-})

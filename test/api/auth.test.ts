@@ -4,9 +4,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { rotateKey, setStatus } from "../../api/auth/issue.ts"
+import { DEMO_KEY_NAME, issueDemoKey } from "../../api/auth/demo-key.ts"
+import { listKeys, rotateKey, setStatus } from "../../api/auth/issue.ts"
 import { routeTable } from "../../api/http/route-table.ts"
-import { call, startTestServer, type TestServer } from "./support.ts"
+import { call, startTestServer, tempDir, type TestServer } from "./support.ts"
 
 const run = promisify(execFile)
 
@@ -177,5 +178,54 @@ describe("keys at rest and their lifecycle", () => {
     expect(rotated.stdout).toMatch(/^ak_live_[A-Za-z0-9]{32}\n$/)
     await run("npm", ["run", "--silent", "keys", "--", "suspend", rotated.stdout.trim().slice(0, 16)], { env })
     expect((await call(server.url, "GET", CPC, { key: rotated.stdout.trim() })).json.code).toBe("KEY_NOT_FOUND")
+  })
+
+  it("the CLI refuses numbers outside the key rules, naming the flag and the rule, and issues nothing", async () => {
+    const env = { ...process.env, STATE_DIR: tempDir("cli-bounds") }
+    const refused = async (args: ReadonlyArray<string>) => {
+      const failure = await run("npm", ["run", "--silent", "keys", "--", "create", "--name", "bounds", ...args], { env }).then(
+        () => undefined,
+        (e: { code: number; stdout: string; stderr: string }) => e
+      )
+      expect(failure, args.join(" ")).toBeDefined()
+      expect(failure!.code).not.toBe(0)
+      expect(failure!.stdout).toBe("")
+      return failure!.stderr.trim()
+    }
+    expect(await refused(["--daily", "99999999999999999999"])).toBe('--daily must be a whole number from 1 to 100000000 (got "99999999999999999999")')
+    expect(await refused(["--daily", "0"])).toMatch(/^--daily must be a whole number from 1 to/)
+    expect(await refused(["--monthly", "1e3"])).toMatch(/^--monthly must be a whole number from 1 to 3000000000/)
+    expect(await refused(["--expires-days", "4000"])).toBe('--expires-days must be a whole number from 1 to 3650 (got "4000")')
+    const listed = await run("npm", ["run", "--silent", "keys", "--", "list", "--json"], { env })
+    expect(JSON.parse(listed.stdout)).toEqual([])
+  })
+
+  it("the CLI reports each status change in plain words", async () => {
+    const env = { ...process.env, STATE_DIR: server.stateDir }
+    const handle = (await server.key()).slice(0, 16)
+    const said = async (command: string) => (await run("npm", ["run", "--silent", "keys", "--", command, handle], { env })).stderr
+    expect(await said("suspend")).toBe(`${handle}: suspended\n`)
+    expect(await said("resume")).toBe(`${handle}: active again\n`)
+    expect(await said("revoke")).toBe(`${handle}: revoked\n`)
+  })
+
+  it("make serve's demo key lives a day, and each start revokes the one before", async () => {
+    const stateDir = tempDir("demo")
+    const first = await issueDemoKey(stateDir)
+    const second = await issueDemoKey(stateDir)
+    const demo = (await listKeys(stateDir)).filter((k) => k.name === DEMO_KEY_NAME)
+    expect(demo.map((k) => [k.handle, k.status])).toEqual([
+      [first.slice(0, 16), "revoked"],
+      [second.slice(0, 16), "active"]
+    ])
+    const live = demo[1]!
+    expect(Date.parse(live.expiresAt) - Date.parse(live.createdAt)).toBe(86_400_000)
+    const demoServer = await startTestServer({ stateDir })
+    try {
+      expect((await call(demoServer.url, "GET", CPC, { key: first })).json.code).toBe("KEY_NOT_FOUND")
+      expect((await call(demoServer.url, "GET", CPC, { key: second })).status).toBe(503)
+    } finally {
+      await demoServer.close()
+    }
   })
 })
