@@ -5,7 +5,7 @@
  * one pool serves both.
  */
 import pg from "pg"
-import { Data, Effect, Option, Redacted } from "effect"
+import { Data, Effect, Option, Redacted, type Scope } from "effect"
 import { Settings } from "../config.ts"
 import { migrate } from "./migrations.ts"
 
@@ -32,11 +32,18 @@ export const openPool = (url: string) => {
   return pool
 }
 
+export interface SharedState {
+  /** None: DATABASE_URL is unset and state lives in files under STATE_DIR. */
+  readonly pool: Option.Option<pg.Pool>
+  /** For readiness: fails when the database does not answer a trivial query (always succeeds without one). */
+  readonly ping: Effect.Effect<void, DatabaseUnavailable>
+}
+
 export class StateDatabase extends Effect.Service<StateDatabase>()("api/StateDatabase", {
-  scoped: Effect.gen(function* () {
+  scoped: Effect.gen(function* (): Effect.fn.Return<SharedState, DatabaseUnavailable, Settings | Scope.Scope> {
     const { databaseUrl } = yield* Settings
     const url = databaseUrl === undefined ? "" : Redacted.value(databaseUrl).trim()
-    if (url === "") return { pool: Option.none<pg.Pool>() }
+    if (url === "") return { pool: Option.none<pg.Pool>(), ping: Effect.void }
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => openPool(url)),
       (p) => Effect.promise(() => p.end())
@@ -45,6 +52,12 @@ export class StateDatabase extends Effect.Service<StateDatabase>()("api/StateDat
       try: () => migrate(pool),
       catch: (e) => new DatabaseUnavailable({ message: `DATABASE_URL: the shared-state database could not be prepared: ${describe(e)}` })
     })
-    return { pool: Option.some(pool) }
+    return {
+      pool: Option.some(pool),
+      ping: Effect.tryPromise({
+        try: () => pool.query("SELECT 1").then(() => undefined),
+        catch: (e) => new DatabaseUnavailable({ message: `shared-state database unreachable: ${describe(e)}` })
+      })
+    }
   })
 }) {}
