@@ -2,6 +2,8 @@
  * The embed + index stage: one vector per application with text (abstract, separator, first
  * claim; the title alone where that is all there is), encoded in batches through the ONNX
  * encoder the encoder stage wrote, stored in Parquet and indexed in a usearch HNSW index.
+ * Design and plant applications get no vector (SPEC 4.2: their `self` is null), so they are
+ * never a dense neighbour or a prior-art result through the index.
  *
  * Outputs
  *   index/vectors.parquet  key, app_num, vector FLOAT[dims] (key = usearch key = row order)
@@ -23,6 +25,9 @@ import { sqlString, withTables } from "../stages/tables.ts"
 import { chooseQuantization } from "./quantization.ts"
 
 const BATCH = 256
+
+/** Design and plant applications: a drawing or a plant variety, not text to search (SPEC 4.2). */
+export const isUnindexedDocType = (docType: string | null | undefined) => docType === "design" || docType === "plant"
 
 export const embedStage: Stage = {
   name: "embed",
@@ -47,10 +52,11 @@ export const embedStage: Stage = {
       let matrix = new Float32Array(dims * 4096)
       let key = 0
       let withoutText = 0
+      let designOrPlant = 0
       try {
         await withTables(ctx.workDir, async (conn) => {
           const result = await conn.stream(`
-            SELECT a.app_num, a.title, a.abstract, c.text AS first_claim
+            SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
             FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
             ORDER BY a.app_num`)
           let batch: { app_num: string; text: string }[] = []
@@ -73,7 +79,11 @@ export const embedStage: Stage = {
             batch = []
           }
           for await (const rows of result.yieldRowsJs()) {
-            for (const [app_num, title, abstract, first_claim] of rows as [string, string | null, string | null, string | null][]) {
+            for (const [app_num, title, abstract, first_claim, docType] of rows as [string, string | null, string | null, string | null, string | null][]) {
+              if (isUnindexedDocType(docType)) {
+                designOrPlant++
+                continue
+              }
               const text = indexedText({ title, abstract, firstClaim: first_claim })
               if (!text) {
                 withoutText++
@@ -110,7 +120,7 @@ export const embedStage: Stage = {
       return {
         outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
         rowCounts: { vectors: keys.length },
-        notes: [`${withoutText} applications have no text and no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
+        notes: [`${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
       }
     })
 }

@@ -1,5 +1,5 @@
 /**
- * Writes a trained LSA encoder as an encoder folder under the given version directory:
+ * Writes a trained encoder (subword or LSA) as an encoder folder. For LSA as an encoder folder under the given version directory:
  * encoder/model.onnx (the graph with the term-vector table), encoder/vocab.json (terms, document
  * frequencies, idf), encoder/tokenizer.json (tokeniser and weighting settings) and
  * encoder/training.json (what it was trained on, for the manifest and for analysts).
@@ -8,6 +8,9 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { lsaEncoderFiles } from "../../core/encoder/lsa-format.ts"
 import { buildLsaEncoderModel } from "../../core/encoder/onnx-export.ts"
+import { subwordEncoderFiles, type SubwordVocabularyFile } from "../../core/encoder/subword-format.ts"
+import { buildSubwordEncoderModel } from "../../core/encoder/subword-onnx.ts"
+import type { TrainedSubwordEncoder } from "./subword-train.ts"
 import type { TrainedLsaEncoder } from "./train.ts"
 
 export const encoderFolder = "encoder"
@@ -38,6 +41,37 @@ export const saveLsaEncoder = async (versionDir: string, model: TrainedLsaEncode
     [lsaEncoderFiles.vocabulary, JSON.stringify(model.vocabulary.toJSON())],
     [lsaEncoderFiles.settings, JSON.stringify(model.settings, null, 2)],
     ["training.json", JSON.stringify(training, null, 2)]
+  ]
+  for (const [name, content] of files) await fs.writeFile(path.join(folder, name), content)
+  return { files: files.map(([name]) => `${encoderFolder}/${name}`), modelBytes: onnxModel.byteLength }
+}
+
+/**
+ * A trained subword encoder: encoder/model.onnx (embedding bag over the input matrix, with a
+ * zero padding row in front), encoder/vocab.json (dictionary words in row order, their counts),
+ * encoder/tokenizer.json (n-gram and pooling settings), encoder/training.json.
+ */
+export const saveSubwordEncoder = async (versionDir: string, model: TrainedSubwordEncoder): Promise<SavedLsaEncoder> => {
+  const folder = path.join(versionDir, encoderFolder)
+  await fs.mkdir(folder, { recursive: true })
+  const d = model.settings.dimensions
+  const table = new Float32Array(model.inputMatrix.length + d)
+  table.set(model.inputMatrix, d)
+  const onnxModel = buildSubwordEncoderModel(table, table.length / d, d, model.commonComponent, {
+    kind: "patent-subword",
+    words: String(model.settings.nwords),
+    bucket: String(model.settings.bucket)
+  })
+  const vocabulary: SubwordVocabularyFile = {
+    format: "patent-subword-vocabulary/1",
+    words: model.dictionary.words,
+    counts: model.dictionary.counts
+  }
+  const files: Array<[string, string | Uint8Array]> = [
+    [subwordEncoderFiles.model, onnxModel],
+    [subwordEncoderFiles.vocabulary, JSON.stringify(vocabulary)],
+    [subwordEncoderFiles.settings, JSON.stringify(model.settings, null, 2)],
+    ["training.json", JSON.stringify({ kind: "patent-subword", ...model.stats, settings: model.settings }, null, 2)]
   ]
   for (const [name, content] of files) await fs.writeFile(path.join(folder, name), content)
   return { files: files.map(([name]) => `${encoderFolder}/${name}`), modelBytes: onnxModel.byteLength }

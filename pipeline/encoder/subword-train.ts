@@ -1,0 +1,320 @@
+/**
+ * Trains the default text encoder: fastText skip-gram with character n-grams (the library's
+ * own trainer, its WebAssembly build from npm, in-process), over all the patent text the corpus
+ * carries, one record per line. The trained input matrix becomes the ONNX graph's row table
+ * (core/encoder/subword-onnx.ts); the dictionary's counts give the SIF word weights; the first
+ * principal direction of the documents' pooled vectors is removed from every vector (SIF's
+ * common component), so boilerplate wording does not make every two patents look alike.
+ *
+ * Cost: skip-gram time grows with the words trained (≈ 35k words/s on one core here). Training
+ * reads at most `maxTrainingWords` words per epoch: when the corpus holds more, each source is
+ * sampled at the rate that fits its weighted share (small sources such as the applications'
+ * own titles and claims are kept whole; the long ones, descriptions and guidance, are thinned).
+ */
+import { getFastTextModule } from "fasttext.wasm.js"
+import type { SubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
+import { featurizeSubwordText, SubwordDictionary, trainingLine } from "../../core/encoder/subwords.ts"
+import { readFastTextModel } from "./fasttext-model.ts"
+
+export interface SubwordTrainingOptions {
+  readonly dimensions: number
+  readonly epochs: number
+  readonly minCount: number
+  readonly minn: number
+  readonly maxn: number
+  readonly bucket: number
+  readonly windowSize: number
+  readonly negatives: number
+  readonly learningRate: number
+  /** fastText's sampling threshold for frequent words. */
+  readonly subsampling: number
+  readonly seed: number
+  /** Words read per epoch at most (the time bound). */
+  readonly maxTrainingWords: number
+  /** A source's share of the budget relative to the others' (default 1). */
+  readonly sourceWeights: Readonly<Record<string, number>>
+  /** SIF's a: the word weight is a / (a + p(word)). */
+  readonly sifA: number
+  /** Whether the common component is removed from pooled vectors. */
+  readonly removeCommonComponent: boolean
+  /** Documents whose pooled vectors give the common component (at most this many are read). */
+  readonly commonComponentSample: number
+  readonly onProgress?: (phase: "corpus" | "train" | "export", done: number, total: number) => void
+}
+
+export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
+  dimensions: 100,
+  epochs: 2,
+  minCount: 3,
+  minn: 3,
+  maxn: 5,
+  bucket: 100_000,
+  windowSize: 5,
+  negatives: 5,
+  learningRate: 0.05,
+  subsampling: 1e-4,
+  seed: 42,
+  maxTrainingWords: 1_500_000,
+  // CPC titles name every field's things in few words, the closest text to a query phrase.
+  sourceWeights: { "cpc titles": 3 },
+  sifA: 1e-3,
+  removeCommonComponent: true,
+  commonComponentSample: 20_000
+}
+
+/** Training text from one part of the corpus, in the order of priority the budget follows. */
+export interface TrainingSource {
+  readonly name: string
+  readonly texts: Iterable<string> | AsyncIterable<string>
+}
+
+export interface TrainedSubwordEncoder {
+  readonly settings: SubwordEncoderSettings
+  readonly dictionary: SubwordDictionary
+  /** (nwords + bucket) × dimensions, row-major: the trainer's input matrix. */
+  readonly inputMatrix: Float32Array
+  /** Unit vector removed from every pooled vector (zeros: none). */
+  readonly commonComponent: Float32Array
+  /** The trainer's own word vector (fastText getWordVector), for checking the export. */
+  readonly trainerWordVector: (word: string) => Float32Array
+  /** The trainer's own input-matrix rows of a word (fastText getSubwords). */
+  readonly trainerWordRows: (word: string) => number[]
+  readonly stats: {
+    readonly sources: Readonly<Record<string, { readonly lines: number; readonly words: number; readonly kept: number }>>
+    readonly trainingWords: number
+    readonly epochs: number
+    readonly vocabulary: number
+    readonly corpusMs: number
+    readonly trainMs: number
+    readonly exportMs: number
+  }
+}
+
+const wordCount = (line: string) => (line ? line.split(" ").length : 0)
+
+/** Deterministic keep/drop of a line at a rate (FNV-1a of the line against the rate). */
+const keepLine = (line: string, rate: number) => {
+  if (rate >= 1) return true
+  let h = 2166136261
+  for (let i = 0; i < line.length; i++) h = Math.imul(h ^ line.charCodeAt(i), 16777619) >>> 0
+  return h / 4294967296 < rate
+}
+
+/** The rate each source is read at so the whole fits the budget. */
+export const samplingRates = (words: ReadonlyArray<number>, weights: ReadonlyArray<number>, budget: number): number[] => {
+  // Water-filling: every source gets its weighted share of what is left; those needing less keep all.
+  const rates = words.map(() => 1)
+  let left = budget
+  let open = words.map((_, i) => i).filter((i) => words[i] > 0)
+  while (open.length > 0) {
+    const total = open.reduce((s, i) => s + weights[i], 0)
+    const share = (i: number) => (left * weights[i]) / total
+    const small = open.filter((i) => words[i] <= share(i))
+    if (small.length === 0) {
+      for (const i of open) rates[i] = Math.max(0, share(i) / words[i])
+      break
+    }
+    for (const i of small) left -= words[i]
+    open = open.filter((i) => words[i] > share(i))
+  }
+  return rates
+}
+
+export const trainSubwordEncoder = async (
+  sources: ReadonlyArray<TrainingSource>,
+  documentsForCommonComponent: ReadonlyArray<string>,
+  options: Partial<SubwordTrainingOptions> = {}
+): Promise<TrainedSubwordEncoder> => {
+  const o = { ...defaultSubwordTrainingOptions, ...options }
+  const onProgress = o.onProgress ?? (() => {})
+
+  let started = Date.now()
+  const perSource: Array<{ name: string; lines: string[]; words: number }> = []
+  for (const s of sources) {
+    const lines: string[] = []
+    let words = 0
+    for await (const text of s.texts) {
+      const line = trainingLine(text)
+      if (!line) continue
+      lines.push(line)
+      words += wordCount(line)
+    }
+    perSource.push({ name: s.name, lines, words })
+    onProgress("corpus", perSource.length, sources.length)
+  }
+  const rates = samplingRates(
+    perSource.map((s) => s.words),
+    perSource.map((s) => o.sourceWeights[s.name] ?? 1),
+    o.maxTrainingWords
+  )
+  const kept: string[] = []
+  const stats: Record<string, { lines: number; words: number; kept: number }> = {}
+  for (const [i, s] of perSource.entries()) {
+    let keptWords = 0
+    for (const line of s.lines) {
+      if (!keepLine(line, rates[i])) continue
+      kept.push(line)
+      keptWords += wordCount(line)
+    }
+    stats[s.name] = { lines: s.lines.length, words: s.words, kept: keptWords }
+  }
+  perSource.length = 0
+  // Sources interleaved (a fixed shuffle), so the learning rate's decay does not favour one part.
+  const order = kept.map((line, i) => ({ line, key: Math.imul(i + 1, 2654435761) >>> 0 })).sort((a, b) => a.key - b.key)
+  const trainingText = new TextEncoder().encode(order.map((x) => x.line).join("\n") + "\n")
+  const trainingWords = kept.reduce((n, l) => n + wordCount(l), 0)
+  kept.length = 0
+  order.length = 0
+  const corpusMs = Date.now() - started
+
+  started = Date.now()
+  const fastText = await getFastTextModule()
+  const trainer = new fastText.FastText()
+  fastText.FS.writeFile("/train.txt", trainingText)
+  const args = new fastText.Args()
+  args.input = "/train.txt"
+  args.output = "/model"
+  args.model = fastText.ModelName.skipgram
+  args.loss = fastText.LossName.ns
+  args.dim = o.dimensions
+  args.epoch = o.epochs
+  args.minCount = o.minCount
+  args.minn = o.minn
+  args.maxn = o.maxn
+  args.bucket = o.bucket
+  args.ws = o.windowSize
+  args.neg = o.negatives
+  args.lr = o.learningRate
+  args.t = o.subsampling
+  args.seed = o.seed
+  args.thread = 1
+  args.verbose = 0
+  let lastReport = 0
+  trainer.train(args, (progress: number) => {
+    const now = Date.now()
+    if (now - lastReport < 1000) return
+    lastReport = now
+    onProgress("train", Math.round(progress * trainingWords * o.epochs), trainingWords * o.epochs)
+  })
+  onProgress("train", trainingWords * o.epochs, trainingWords * o.epochs)
+  fastText.FS.unlink("/train.txt")
+  const trainMs = Date.now() - started
+
+  started = Date.now()
+  trainer.saveModel("/model.bin")
+  const file = readFastTextModel(fastText.FS.readFile("/model.bin"))
+  fastText.FS.unlink("/model.bin")
+  const dictionary = new SubwordDictionary(file.words, file.counts)
+  // Dictionary counts are of the words kept (minCount); p(word) is over all tokens read.
+  const totalTokens = file.counts.reduce((n, c) => n + c, 0)
+  const settings: SubwordEncoderSettings = {
+    kind: "patent-subword",
+    version: 1,
+    dimensions: o.dimensions,
+    minn: o.minn,
+    maxn: o.maxn,
+    bucket: o.bucket,
+    nwords: file.words.length,
+    pooling: { scheme: "sif", a: o.sifA, totalTokens },
+    normalization: "nfkc-lower-alnum"
+  }
+  const noCommon = new Float32Array(o.dimensions)
+  const pooled = (o.removeCommonComponent ? documentsForCommonComponent : [])
+    .slice(0, o.commonComponentSample)
+    .map((t) => pooledVector({ settings, dictionary, inputMatrix: file.inputMatrix, commonComponent: noCommon }, t))
+  const commonComponent = o.removeCommonComponent ? firstPrincipalDirection(pooled, o.dimensions) : noCommon
+  onProgress("export", 1, 1)
+
+  const dimension = o.dimensions
+  const trainerWordVector = (word: string) => {
+    const at = fastText._malloc(dimension * 4)
+    try {
+      trainer.getWordVector({ ptr: at, size: dimension }, word)
+      return new Float32Array(fastText.HEAPF32.buffer, at, dimension).slice()
+    } finally {
+      fastText._free(at)
+    }
+  }
+  const trainerWordRows = (word: string) => {
+    const pair = trainer.getSubwords(word) as unknown as [unknown, { size(): number; get(i: number): number }]
+    const ids = pair[1]
+    return Array.from({ length: ids.size() }, (_, i) => ids.get(i))
+  }
+  return {
+    settings,
+    dictionary,
+    inputMatrix: file.inputMatrix,
+    commonComponent,
+    trainerWordVector,
+    trainerWordRows,
+    stats: {
+      sources: stats,
+      trainingWords,
+      epochs: o.epochs,
+      vocabulary: file.words.length,
+      corpusMs,
+      trainMs,
+      exportMs: Date.now() - started
+    }
+  }
+}
+
+type Projection = Pick<TrainedSubwordEncoder, "settings" | "dictionary" | "inputMatrix" | "commonComponent">
+
+/** Σ SIF weight · unit word vector less its common component (not normalised), in float64. */
+const pooledVector = (model: Projection, text: string): Float64Array => {
+  const d = model.settings.dimensions
+  const f = featurizeSubwordText(text, model.settings, model.dictionary)
+  const sum = new Float64Array(d)
+  const word = new Float64Array(d)
+  for (const [w, rows] of f.rows.entries()) {
+    word.fill(0)
+    for (const r of rows) for (let c = 0; c < d; c++) word[c] += model.inputMatrix[r * d + c]
+    let norm = 0
+    for (let c = 0; c < d; c++) norm += (word[c] / rows.length) ** 2
+    norm = Math.max(Math.sqrt(norm), 1e-12)
+    let along = 0
+    for (let c = 0; c < d; c++) {
+      word[c] = word[c] / rows.length / norm
+      along += word[c] * model.commonComponent[c]
+    }
+    for (let c = 0; c < d; c++) sum[c] += f.weights[w] * (word[c] - along * model.commonComponent[c])
+  }
+  return sum
+}
+
+/**
+ * The training side's own vector of a text: SIF-pooled unit word vectors (each the mean of its
+ * input-matrix rows), common component removed, unit length. The ONNX graph must agree with it.
+ */
+export const projectSubwordText = (model: Projection, text: string): Float32Array => {
+  const v = pooledVector(model, text)
+  let norm = 0
+  for (const x of v) norm += x * x
+  norm = Math.max(Math.sqrt(norm), 1e-12)
+  return Float32Array.from(v, (x) => x / norm)
+}
+
+/** Top eigenvector of Σ v vᵀ by power iteration (zeros when there are no vectors). */
+const firstPrincipalDirection = (vectors: ReadonlyArray<Float64Array>, d: number): Float32Array => {
+  if (vectors.length === 0) return new Float32Array(d)
+  let u = new Float64Array(d).fill(1 / Math.sqrt(d))
+  for (let iteration = 0; iteration < 50; iteration++) {
+    const next = new Float64Array(d)
+    for (const v of vectors) {
+      let dot = 0
+      for (let c = 0; c < d; c++) dot += v[c] * u[c]
+      for (let c = 0; c < d; c++) next[c] += dot * v[c]
+    }
+    let norm = 0
+    for (const x of next) norm += x * x
+    norm = Math.sqrt(norm)
+    if (norm === 0) return new Float32Array(d)
+    for (let c = 0; c < d; c++) next[c] /= norm
+    let change = 0
+    for (let c = 0; c < d; c++) change = Math.max(change, Math.abs(next[c] - u[c]))
+    u = next
+    if (change < 1e-9) break
+  }
+  return Float32Array.from(u)
+}
