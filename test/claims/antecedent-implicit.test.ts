@@ -73,9 +73,9 @@ describe("severity: basis under other wording is demoted, never hidden", () => {
     expect(severityOf(["An apparatus comprising: a chamber; and a counter counting cycles of the chamber to identify the stage in which milk flows."], "stage")).toBe("high")
   })
 
-  it("a phrase that opens with a recited element and runs into its verb is medium", () => {
-    expect(severityOf(["A wing comprising an upper surface, wherein the outer sections of the wing create aerodynamic forces."], "wing create aerodynamic forces")).toBe("medium")
-    expect(severityOf(["A wing comprising an upper surface, wherein the outer sections of the rudder create aerodynamic forces."], "rudder create aerodynamic forces")).toBe("high")
+  it("a phrase that runs into its verb ends there (the tagger reads 'create' as the verb)", () => {
+    expect(check(["A wing comprising an upper surface, wherein the outer sections of the wing create aerodynamic forces."]).issues).toEqual([])
+    expect(severityOf(["A wing comprising an upper surface, wherein the outer sections of the rudder create aerodynamic forces."], "rudder")).toBe("high")
   })
 
   it("a predicate or a symbol defines rather than refers: medium", () => {

@@ -8,10 +8,11 @@
  * saying how plausible an antecedent under other wording is.
  */
 import { type ParsedClaim, parseClaims } from "../parse.ts"
-import { chunk, type GrammaticalNumber, type Mention, type Reading } from "./chunker.ts"
+import { chunk, type GrammaticalNumber, type Mention, type Reading, reading } from "./chunker.ts"
 import { VERB_S } from "./lexicon.ts"
 import { isMass, singular, singularStem } from "./lemma.ts"
 import { type SeverityContext, severityOf } from "./severity.ts"
+import { taggedPhraseLength } from "./tagger.ts"
 import { ACTION_NOUN, isFormalClaim, isTied, suppressionFor, USER_TERMS } from "./suppression.ts"
 import { type Token, tokenize } from "./tokens.ts"
 import type {
@@ -132,6 +133,12 @@ interface ClaimState {
   readonly suppressed: SuppressedCandidate[]
   readonly introducedTerms: string[]
 }
+
+/** Determiners that pick a single member of a recited plurality. */
+const PICK_ONE = new Set(["one of the", "any one of the", "either of the", "at least one of the"])
+
+/** Leading modifiers that say which of the recited things, or all of it, rather than name a new one. */
+const NON_RESTRICTIVE = new Set(["entire", "whole", "other", "associated", "corresponding", "respective", "resulting", "resultant", "total", "overall", "remaining", "same", "particular", "given", "specific", "individual", "complete", "full"])
 
 /** Gerunds that link a part to its whole rather than name a step. */
 const LINKING_GERUNDS = new Set(["having", "including", "comprising", "containing", "being", "according", "consisting", "defining", "forming", "carrying"])
@@ -390,6 +397,16 @@ export const checkAntecedentBasis = (
       return ancestors.some((a) => a.parsed.text.toLowerCase().includes(said))
     }
 
+    /** The phrase cut where the tagger ends it, when that is shorter than every reading the chunker made. */
+    const taggerReading = (m: Mention): Reading | undefined => {
+      const words = tokens.slice(m.tokStart, m.tokEnd)
+      if (words.length < 2 || !words.every((w) => w.word)) return undefined
+      const after = tokens.slice(m.tokEnd, m.tokEnd + 4).map((t) => t.l)
+      const n = taggedPhraseLength(words.map((w) => w.l), after)
+      if (n >= words.length) return undefined
+      return m.readings.find((r) => r.end === words[n - 1].end) ?? reading(words.slice(0, n))
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>()
@@ -482,6 +499,19 @@ export const checkAntecedentBasis = (
             }
           }
         }
+        if (!found) {
+          // "the entire tower", "the other regulating member", "the associated photoreceptor": the modifier restricts nothing.
+          for (const r of m.readings) {
+            if (r.words.length < 2 || !NON_RESTRICTIVE.has(r.words[0])) continue
+            const rest = r.words.slice(1)
+            const x = resolve({ ...r, words: rest, key: rest.join(" ") })
+            if (x) {
+              chosen = r
+              found = x
+              break
+            }
+          }
+        }
         if (!found && m.collective) {
           const x = resolve({ ...r0, key: m.collective, head: m.collective, words: [m.collective] })
           if (x) {
@@ -524,7 +554,8 @@ export const checkAntecedentBasis = (
           const candidates = firm.length > 0 ? firm : body
           const refNumber = numberOfReference(m, r)
           const counting = distinctOrigins(body.filter((i) => i.counting))
-          const numberMatters = !m.coordinated && !r.words.includes("step")
+          // "the other array", "the corresponding scan line", "the following condition": one of those recited.
+          const numberMatters = !m.coordinated && !r.words.includes("step") && !NON_RESTRICTIVE.has(r.words[0]) && !(m.ofNext === undefined && r.words[0] === "following")
           if (!numberMatters) {
             // Coordinations and method steps are counted loosely.
           } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key)) {
@@ -561,13 +592,28 @@ export const checkAntecedentBasis = (
         }
       } else {
         const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore, methodClaim: stemBefore("step"), formalClaim }
-        const rule = suppressionFor(m, r, ctx)
-        const { severity, informational } = severityOf(severityContext, m, r)
-        if (rule) suppress(rule, severity, term, r.start, r.end)
-        else issue("no-antecedent-basis", severity, term, r.start, r.end, informational)
-        register(m, r, { counting: false, weak: true })
+        let said = r
+        let rule = suppressionFor(m, said, ctx)
+        let graded = severityOf(severityContext, m, said)
+        // "the light emission layer arranged close to said anode", "the wing create aerodynamic forces":
+        // before a finding an attorney must weigh, the tagger says where the phrase ends (too slow to ask for every phrase).
+        const cut = !rule && graded.severity !== "low" && !m.coordinated ? taggerReading(m) : undefined
+        const cutFound = cut ? resolve(cut) : undefined
+        if (cut && !cutFound) {
+          // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies").
+          said = cut
+          rule = suppressionFor(m, said, ctx)
+          graded = severityOf(severityContext, m, said)
+        }
+        const saidTerm = normalise(text.slice(said.start, said.end))
+        if (cutFound) said = cut!
+        else if (rule) suppress(rule, graded.severity, saidTerm, said.start, said.end)
+        else issue("no-antecedent-basis", graded.severity, saidTerm, said.start, said.end, graded.informational)
+        register(m, said, { counting: false, weak: true })
       }
       for (const t of m.tails) register(m, t, { counting: false, weak: true })
+      // "one of the ridges so that a shearing of the ridge": the member picked is one thing a later "the ridge" names.
+      if (PICK_ONE.has(m.det)) distributive.add(r.key)
 
       // "modifying the original component included in the thing": later references to either are to a changed thing.
       const before = tokens[m.detTok - 1]

@@ -198,7 +198,8 @@ const keyWords = (words: ReadonlyArray<Token>): string[] => {
   return out
 }
 
-const reading = (words: ReadonlyArray<Token>): Reading | undefined => {
+/** The reading of a run of phrase words (the checker's tagger retry cuts a phrase shorter). */
+export const reading = (words: ReadonlyArray<Token>): Reading | undefined => {
   const kw = keyWords(words)
   if (kw.length === 0) return undefined
   const last = words[words.length - 1].l

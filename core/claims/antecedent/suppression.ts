@@ -68,6 +68,13 @@ const FORMULA_HEADS = set(`equation equations relation relations relationship ex
 export const ACTION_NOUN = /(?:tion|sion|ment|ure|ing|sis|(?:ov|iev|iv|s|w|er|ni)al)$/
 const PROPERTY_NOUN = /(?:ity|ness|ance|ence|ancy|ency|th|ty|ivity)$/
 
+/** "the highest audio activity level", "the nearest node": a superlative selects by a measure. */
+const SUPERLATIVES = set(`best worst highest lowest largest smallest greatest biggest longest shortest nearest closest
+  farthest furthest earliest fastest slowest strongest weakest widest narrowest deepest shallowest thickest
+  thinnest heaviest lightest oldest newest brightest darkest hottest coldest warmest coolest loudest softest hardest
+  simplest cheapest richest poorest tallest lowermost uppermost outermost innermost topmost bottommost foremost
+  rearmost hindmost utmost uttermost`)
+
 /** Words after a phrase that tie it to another thing, as "of" does ("the end opposite said point"). */
 const TIES = new Set(["of", "between", "opposite", "adjacent", "nearest", "closest", "facing", "near", "thereof", "therein", "therebetween"])
 
@@ -125,6 +132,7 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   if (FORMULA_HEADS.has(head) && (m.next === ":" || after.trimStart().startsWith("(") || SYMBOL.test(m.next) || /^\d/.test(m.next))) return "well-known-definite"
   if ((first === "formula" || first === "formulae") && r.words.length > 1) return "well-known-definite"
   if (r.words.length === 1 && ctx.verbRootBefore(head)) return "verb-nominalization"
+  if (SUPERLATIVES.has(first) || (first === "most" || first === "least") && r.words.length > 1) return "superlative"
   if (m.prev === "as" || m.prev === "serves" || m.prev === "serving") return "role-designation"
   if ((m.prev === "is" || m.prev === "are" || m.prev === "represents" || m.prev === "denotes" || m.prev === "indicates") && SYMBOL.test(ctx.beforePrev)) {
     return "role-designation"

@@ -22,6 +22,7 @@ export type IssueType =
  * a design or plant claim in formal terms ("The ornamental design for a bottle, as shown"), which
  * names the article shown rather than reciting elements.
  */
+/* `superlative`: "the endpoint having the highest audio activity level" picks a member by a measure; it does not point back. */
 export type SuppressionRule =
   | "inherent-attribute"
   | "user-style"
@@ -31,6 +32,7 @@ export type SuppressionRule =
   | "verb-nominalization"
   | "role-designation"
   | "formal-claim"
+  | "superlative"
 
 export interface AntecedentIssue {
   readonly claimNumber: number
