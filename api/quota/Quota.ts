@@ -49,10 +49,15 @@ export class Quota extends Effect.Service<Quota>()("api/Quota", {
       admit: (caller: Caller) =>
         Effect.gen(function* () {
           const nowMs = settings.now()
-          const outcome = yield* Effect.tryPromise({
-            try: () => counters.admit(caller, nowMs),
-            catch: (e) => new AccessDenied({ status: 500, code: "AUTH_SYSTEM_ERROR", message: `quota store failed; retry (${describe(e)})` })
-          })
+          const outcome = yield* Effect.tryPromise({ try: () => counters.admit(caller, nowMs), catch: describe }).pipe(
+            // The cause goes to the log, not to the client.
+            Effect.catchAll((cause) =>
+              Effect.zipRight(
+                Effect.logError(`quota store failed: ${cause}`),
+                Effect.fail(new AccessDenied({ status: 500, code: "AUTH_SYSTEM_ERROR", message: "quota store failed; retry" }))
+              )
+            )
+          )
           if (!outcome.admitted) {
             const { limit, quota, used, resetsAt } = outcome
             const retryAfter = Math.max(1, Math.ceil((Date.parse(resetsAt) - settings.now()) / 1000))

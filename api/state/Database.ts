@@ -28,7 +28,11 @@ export const openPool = (url: string) => {
     application_name: "patent-intelligence"
   })
   // An idle client losing its server (restart, failover) emits here; without a listener the process dies.
-  pool.on("error", (e) => process.stderr.write(`${JSON.stringify({ level: "WARN", message: `database connection lost: ${describe(e)}` })}\n`))
+  pool.on("error", (e) =>
+    process.stderr.write(
+      `${JSON.stringify({ message: `database connection lost: ${describe(e)}`, logLevel: "WARN", timestamp: new Date().toISOString() })}\n`
+    )
+  )
   return pool
 }
 

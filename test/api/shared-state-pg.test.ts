@@ -13,10 +13,12 @@ import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import { promisify } from "node:util"
+import { Redacted } from "effect"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { pgKeys } from "../../api/auth/pg-keys.ts"
 import { MIGRATIONS, migrate } from "../../api/state/migrations.ts"
-import { tempDir } from "./support.ts"
+import { call, startTestServer, tempDir } from "./support.ts"
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, "../..")
@@ -230,5 +232,25 @@ describe.skipIf(!reachable)("keys and quotas shared by replicas through PostgreS
     // The survivor goes on counting on the same row.
     expect((await get(survivor.url, key)).status).toBe(200)
     expect(await countedFor(key)).toBe(counted + 1)
+  })
+})
+
+describe.skipIf(!reachable)("when the shared database fails", () => {
+  it("a lost database answers 500 AUTH_SYSTEM_ERROR and lets nothing through unmetered; a missing one stops the start", async () => {
+    const database = await freshDatabase()
+    const server = await startTestServer({ databaseUrl: Redacted.make(database.url) })
+    try {
+      const pool = new pg.Pool({ connectionString: database.url, max: 1 })
+      const key = await pgKeys(pool).create({ name: "lost" }, Date.now())
+      await pool.end()
+      expect((await call(server.url, "GET", "/api/v1/guidance/design-code/01", { key })).status).toBe(503) // admitted (no artifacts here)
+      await database.drop()
+      const lost = await call(server.url, "GET", "/api/v1/guidance/design-code/01", { key })
+      expect(lost.status).toBe(500)
+      expect(lost.json.code).toBe("AUTH_SYSTEM_ERROR")
+    } finally {
+      await server.close()
+    }
+    await expect(startTestServer({ databaseUrl: Redacted.make(database.url) })).rejects.toThrow(/shared-state database could not be prepared/)
   })
 })
