@@ -6,43 +6,48 @@
  */
 import * as path from "node:path"
 import { Effect, Option } from "effect"
+import type pg from "pg"
 import type { Caller } from "../auth/authenticate.ts"
-import { Settings } from "../config.ts"
+import { type ApiSettings, Settings } from "../config.ts"
 import { AccessDenied } from "../http/envelopes.ts"
 import { StateDatabase } from "../state/Database.ts"
 import { QuotaLedger, type Usage } from "./ledger.ts"
 import { type Outcome, pgQuota } from "./pg-quota.ts"
 import { describe, QuotaUnavailable } from "./usage.ts"
 
+interface Counters {
+  readonly admit: (caller: Caller, nowMs: number) => Promise<Outcome>
+  readonly usage: (lineage: string, nowMs: number) => Promise<Usage>
+}
+
+const sharedCounters = (pool: pg.Pool): Counters => {
+  const shared = pgQuota(pool)
+  return { admit: (caller, nowMs) => shared.admit(caller.lineage, caller, nowMs), usage: shared.usage }
+}
+
+const fileCounters = (settings: ApiSettings) =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.promise(() => QuotaLedger.open(path.join(settings.stateDir, "quota"), settings.now())),
+      (l) => Effect.promise(() => l.close())
+    ),
+    (ledger): Counters => ({
+      // The check and the count happen synchronously in `ledger.admit`; only the fsync is awaited.
+      admit: async (caller, nowMs) => {
+        const admission = ledger.admit(caller.lineage, caller, nowMs)
+        if (!admission.admitted) return admission
+        await admission.durable
+        return { admitted: true }
+      },
+      usage: async (lineage, nowMs) => ledger.usage(lineage, nowMs)
+    })
+  )
 
 export class Quota extends Effect.Service<Quota>()("api/Quota", {
   scoped: Effect.gen(function* () {
     const settings = yield* Settings
     const database = yield* StateDatabase
-    const counters: {
-      readonly admit: (caller: Caller, nowMs: number) => Promise<Outcome>
-      readonly usage: (lineage: string, nowMs: number) => Promise<Usage>
-    } = Option.isSome(database.pool)
-      ? (() => {
-          const shared = pgQuota(database.pool.value)
-          return { admit: (caller, nowMs) => shared.admit(caller.lineage, caller, nowMs), usage: shared.usage }
-        })()
-      : yield* Effect.gen(function* () {
-          const ledger = yield* Effect.acquireRelease(
-            Effect.promise(() => QuotaLedger.open(path.join(settings.stateDir, "quota"), settings.now())),
-            (l) => Effect.promise(() => l.close())
-          )
-          return {
-            // The check and the count happen synchronously in `ledger.admit`; only the fsync is awaited.
-            admit: async (caller: Caller, nowMs: number): Promise<Outcome> => {
-              const admission = ledger.admit(caller.lineage, caller, nowMs)
-              if (!admission.admitted) return admission
-              await admission.durable
-              return { admitted: true }
-            },
-            usage: async (lineage: string, nowMs: number) => ledger.usage(lineage, nowMs)
-          }
-        })
+    const counters = Option.isSome(database.pool) ? sharedCounters(database.pool.value) : yield* fileCounters(settings)
 
     return {
       /** Counts the request against the caller's windows; succeeds once the count is durable. */

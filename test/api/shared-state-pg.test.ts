@@ -254,3 +254,35 @@ describe.skipIf(!reachable)("when the shared database fails", () => {
     await expect(startTestServer({ databaseUrl: Redacted.make(database.url) })).rejects.toThrow(/shared-state database could not be prepared/)
   })
 })
+
+describe.skipIf(!reachable)("quota windows in PostgreSQL", () => {
+  const METERED_503 = "/api/v1/guidance/design-code/01" // no artifacts here: 503, still metered
+
+  it("daily and monthly limits fire and reset as with the file store; refusals are not counted", async () => {
+    const database = await freshDatabase()
+    let now = Date.UTC(2031, 4, 30, 12, 0)
+    const server = await startTestServer({ databaseUrl: Redacted.make(database.url), now: () => now })
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 })
+    try {
+      const key = await pgKeys(pool).create({ name: "windows", daily: 2, monthly: 3 }, now)
+      const status = async () => (await call(server.url, "GET", METERED_503, { key })).status
+      expect([await status(), await status()]).toEqual([503, 503])
+      const daily = await call(server.url, "GET", METERED_503, { key })
+      expect(daily.status).toBe(429)
+      expect(daily.json).toMatchObject({ code: "USAGE_LIMIT_EXCEEDED", limit: "daily", quota: 2, used: 2, resetsAt: "2031-05-31T00:00:00.000Z" })
+      expect(Number(daily.headers.get("retry-after"))).toBe(12 * 3600)
+      now = Date.UTC(2031, 4, 31, 9, 0)
+      expect(await status()).toBe(503)
+      const monthly = await call(server.url, "GET", METERED_503, { key })
+      expect(monthly.json).toMatchObject({ limit: "monthly", quota: 3, used: 3, resetsAt: "2031-06-01T00:00:00.000Z" })
+      now = Date.UTC(2031, 5, 1, 0, 0, 1)
+      expect(await status()).toBe(503)
+      const { rows } = await pool.query("SELECT to_char(month, 'YYYY-MM') AS month, month_count::int AS n FROM quota_counters ORDER BY month")
+      expect(rows).toEqual([{ month: "2031-05", n: 3 }, { month: "2031-06", n: 1 }])
+    } finally {
+      await server.close()
+      await pool.end()
+      await database.drop()
+    }
+  })
+})
