@@ -407,6 +407,13 @@ export const checkAntecedentBasis = (
       return m.readings.find((r) => r.end === words[n - 1].end) ?? reading(words.slice(0, n))
     }
 
+    /** "wherein the at least one cutter comprises a plurality of cutters": says what the recited element is made of. */
+    const specifiesRecited = (m: Mention, r: Reading): boolean => {
+      const before = mentions[m.index - 1]
+      if (!before || before.kind !== "ref" || m.detTok - before.tokEnd > 2) return false
+      return before.readings.some((x) => x.key === r.key) || (before.readings[0]?.head === r.head && r.plural)
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>()
@@ -417,7 +424,7 @@ export const checkAntecedentBasis = (
 
       if (m.kind === "intro") {
         // Members of a list of alternatives, predicates and picks from a recited plurality add no element.
-        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m)
+        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0)
         if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
           const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
@@ -585,10 +592,8 @@ export const checkAntecedentBasis = (
             }
           }
           if (modified.has(r.key)) issue("modified-reference", "low", term, r.start, r.end)
-          if (found.how === "suffix" && !m.coordinated && distinctKeysOf(candidates) === 1 && !isTied(m) && r.words.length === 1) {
-            // "the region" after "a central region": the modifier was dropped; probably the same thing.
-            issue("no-antecedent-basis", "low", term, r.start, r.end)
-          }
+          // "a search engine environment … said environment", "a central region … the region": one element
+          // carries that name, so the shorter reference is to it (MPEP 2173.05(e) asks for reasonable certainty, not the same words).
         }
       } else {
         const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore, methodClaim: stemBefore("step"), formalClaim }
@@ -599,8 +604,10 @@ export const checkAntecedentBasis = (
         // before a finding an attorney must weigh, the tagger says where the phrase ends (too slow to ask for every phrase).
         const cut = !rule && graded.severity !== "low" && !m.coordinated ? taggerReading(m) : undefined
         const cutFound = cut ? resolve(cut) : undefined
-        if (cut && !cutFound) {
-          // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies").
+        // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies"), but keep
+        // "said water conducting pipe" whole: an -ing word inside a compound is as often a modifier as a verb.
+        const cutAt = cut ? tokens.slice(m.tokStart, m.tokEnd).findIndex((w) => w.start > cut.end) : -1
+        if (cut && !cutFound && !tokens[m.tokStart + cutAt]?.l.endsWith("ing")) {
           said = cut
           rule = suppressionFor(m, said, ctx)
           graded = severityOf(severityContext, m, said)
@@ -705,8 +712,6 @@ const sameQualifier = (a: string, b: string): boolean => {
   for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
   return true
 }
-
-const distinctKeysOf = (intros: ReadonlyArray<Intro>) => new Set(intros.map((i) => i.key)).size
 
 const distinctOrigins = (intros: Intro[]): Intro[] => {
   const seen = new Set<number>()

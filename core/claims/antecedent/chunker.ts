@@ -334,22 +334,25 @@ const ALTERNATIVE_LEAD = new Set(["or", "and/or", "either", "nor"])
 /** "selected from the group consisting of", "one of", "at least one of": a list of alternatives follows. */
 const CHOICE_OPENER = /\b(?:selected|chosen)\s+from\b|\bgroup\s+(?:consisting|comprising)\s+(?:essentially\s+)?of\b|\b(?:one|any|each|either)\s+of\b/
 
+/** Words a list of alternatives may hold between its opener and a member. */
+const IN_LIST = new Set(["a", "an", "the", "and", "or", "and/or", "thereof", "said"])
+
 /** Whether the introduction at token i (phrase ending at token end) is one of several alternatives. */
 const isAlternative = (t: ReadonlyArray<Token>, i: number, end: number): boolean => {
   const prev = t[i - 1]?.l ?? ""
   if (ALTERNATIVE_LEAD.has(prev)) return true
   const next = t[end]?.l ?? ""
   if (next === "or" || next === "and/or" || (next === "," && t[end + 1]?.l === "or")) return true
-  // Back to the clause opener: a Markush group or "one of" list still running (commas and "and" only).
+  // Back to the list opener: a Markush group or "one of" list still running (phrases, commas and "and" only).
   for (let k = i - 1, n = 0; k >= 0 && n < 40; k--, n++) {
     const l = t[k].l
-    if (l === ";" || l === ":" || l === "wherein" || l === "comprising" || l === "including") return false
     if (l === "of" && k >= 1) {
       const before = t[k - 1].l
       const two = k >= 2 ? `${t[k - 2].l} ${before}` : before
       if (CHOICE_OPENER.test(`${two} of`)) return true
     }
     if (l === "from" && (t[k - 1]?.l === "selected" || t[k - 1]?.l === "chosen")) return true
+    if (t[k].word ? BOUNDARY.has(l) && !IN_LIST.has(l) : l !== "," && l !== "(" && l !== ")") return false
   }
   return false
 }
