@@ -10,6 +10,9 @@ import { routeTable } from "../../api/http/route-table.ts"
 import { call, startTestServer, tempDir, type TestServer } from "./support.ts"
 
 const run = promisify(execFile)
+/** The key CLI as `npm run --silent keys --` runs it, without npm's own start-up. */
+const cli = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =>
+  run(process.execPath, ["--import", "tsx", "api/cli/keys.ts", ...args], { env, cwd: path.resolve(import.meta.dirname, "../..") })
 
 let server: TestServer
 let key: string
@@ -183,7 +186,7 @@ describe("keys at rest and their lifecycle", () => {
   it("the CLI refuses numbers outside the key rules, naming the flag and the rule, and issues nothing", async () => {
     const env = { ...process.env, STATE_DIR: tempDir("cli-bounds") }
     const refused = async (args: ReadonlyArray<string>) => {
-      const failure = await run("npm", ["run", "--silent", "keys", "--", "create", "--name", "bounds", ...args], { env }).then(
+      const failure = await cli(["create", "--name", "bounds", ...args], env).then(
         () => undefined,
         (e: { code: number; stdout: string; stderr: string }) => e
       )
@@ -196,14 +199,14 @@ describe("keys at rest and their lifecycle", () => {
     expect(await refused(["--daily", "0"])).toMatch(/^--daily must be a whole number from 1 to/)
     expect(await refused(["--monthly", "1e3"])).toMatch(/^--monthly must be a whole number from 1 to 3000000000/)
     expect(await refused(["--expires-days", "4000"])).toBe('--expires-days must be a whole number from 1 to 3650 (got "4000")')
-    const listed = await run("npm", ["run", "--silent", "keys", "--", "list", "--json"], { env })
+    const listed = await cli(["list", "--json"], env)
     expect(JSON.parse(listed.stdout)).toEqual([])
   })
 
   it("the CLI reports each status change in plain words", async () => {
     const env = { ...process.env, STATE_DIR: server.stateDir }
     const handle = (await server.key()).slice(0, 16)
-    const said = async (command: string) => (await run("npm", ["run", "--silent", "keys", "--", command, handle], { env })).stderr
+    const said = async (command: string) => (await cli([command, handle], env)).stderr
     expect(await said("suspend")).toBe(`${handle}: suspended\n`)
     expect(await said("resume")).toBe(`${handle}: active again\n`)
     expect(await said("revoke")).toBe(`${handle}: revoked\n`)
