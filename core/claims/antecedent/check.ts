@@ -393,7 +393,7 @@ export const checkAntecedentBasis = (
     const restatesStep = (m: Mention): boolean => {
       const verb = tokens[m.detTok - 1]
       if (!verb || !verb.l.endsWith("ing") || verb.l.length < 5 || LINKING_GERUNDS.has(verb.l)) return false
-      const said = text.slice(verb.start, m.readings[0].end).toLowerCase()
+      const said = text.slice(verb.start, m.readings[0].end).toLowerCase().replace(/^(\S+) said /, "$1 the ")
       return ancestors.some((a) => a.parsed.text.toLowerCase().includes(said))
     }
 
@@ -412,6 +412,18 @@ export const checkAntecedentBasis = (
       const before = mentions[m.index - 1]
       if (!before || before.kind !== "ref" || m.detTok - before.tokEnd > 2) return false
       return before.readings.some((x) => x.key === r.key) || (before.readings[0]?.head === r.head && r.plural)
+    }
+
+    /** Inside a parent's modifying step named again ("wherein converting the display address of the selected portion …"). */
+    let restatedStepEnd = -1
+    const inRestatedStep = (m: Mention): boolean => {
+      const verb = tokens[m.detTok - 1]
+      if (verb && MODIFY_VERBS.has(verb.l) && restatesStep(m)) {
+        restatedStepEnd = m.tokEnd
+        return true
+      }
+      const between = restatedStepEnd >= 0 ? tokens.slice(restatedStepEnd, m.detTok) : []
+      return between.length > 0 && between.length <= 3 && between.every((t) => MODIFY_LINKERS.has(t.l))
     }
 
     let pendingModifyEnd = -1
@@ -591,7 +603,7 @@ export const checkAntecedentBasis = (
               issue("ambiguous-reference", "medium", term, r.start, r.end)
             }
           }
-          if (modified.has(r.key)) issue("modified-reference", "low", term, r.start, r.end)
+          if (modified.has(r.key) && !inRestatedStep(m)) issue("modified-reference", "low", term, r.start, r.end)
           // "a search engine environment … said environment", "a central region … the region": one element
           // carries that name, so the shorter reference is to it (MPEP 2173.05(e) asks for reasonable certainty, not the same words).
         }
@@ -624,7 +636,8 @@ export const checkAntecedentBasis = (
 
       // "modifying the original component included in the thing": later references to either are to a changed thing.
       const before = tokens[m.detTok - 1]
-      if (before && MODIFY_VERBS.has(before.l)) {
+      // "wherein converting the display address …" names the parent's step again: nothing is changed anew.
+      if (before && MODIFY_VERBS.has(before.l) && !restatesStep(m)) {
         modified.add(r.key)
         pendingModifyEnd = m.tokEnd
       } else if (pendingModifyEnd >= 0) {

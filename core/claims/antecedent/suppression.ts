@@ -75,6 +75,10 @@ const SUPERLATIVES = set(`best worst highest lowest largest smallest greatest bi
   simplest cheapest richest poorest tallest lowermost uppermost outermost innermost topmost bottommost foremost
   rearmost hindmost utmost uttermost`)
 
+const SEQUENCE_ID = /^\s*(?:\(\s*)?(?:(?:of|in|as\s+(?:set\s+forth|shown|depicted)\s+in|set\s+forth\s+in|according\s+to|represented\s+by)\s+)?SEQ\.?\s+ID\b/i
+const FIXED_DIRECTIONS = set(`vertical horizontal longitudinal lateral transverse radial axial circumferential upward
+  downward forward rearward backward clockwise counterclockwise counter-clockwise`)
+
 /** Words after a phrase that tie it to another thing, as "of" does ("the end opposite said point"). */
 const TIES = new Set(["of", "between", "opposite", "adjacent", "nearest", "closest", "facing", "near", "thereof", "therein", "therebetween"])
 
@@ -131,6 +135,10 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   if (r.words.length === 1 && WELL_KNOWN.has(head)) return "well-known-definite"
   if (FORMULA_HEADS.has(head) && (m.next === ":" || after.trimStart().startsWith("(") || SYMBOL.test(m.next) || /^\d/.test(m.next))) return "well-known-definite"
   if ((first === "formula" || first === "formulae") && r.words.length > 1) return "well-known-definite"
+  // "the amino acid sequence of SEQ ID NO: 12", "the sequence set forth in SEQ ID NO: 3": the identifier defines it.
+  if (SEQUENCE_ID.test(after)) return "well-known-definite"
+  // "the vertical direction", "the longitudinal direction": there is one, whatever the claim recites.
+  if (r.words.length === 2 && (head === "direction" || head === "axis" || head === "plane") && FIXED_DIRECTIONS.has(first)) return "well-known-definite"
   if (r.words.length === 1 && ctx.verbRootBefore(head)) return "verb-nominalization"
   if (SUPERLATIVES.has(first) || (first === "most" || first === "least") && r.words.length > 1) return "superlative"
   if (m.prev === "as" || m.prev === "serves" || m.prev === "serving") return "role-designation"
