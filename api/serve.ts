@@ -1,42 +1,49 @@
 /**
- * `make serve`: starts the inference hub (its own process, at HUB_URL) and the API in the
- * foreground, prints the base URL and a freshly issued demo key, and on SIGINT/SIGTERM drains
- * the API (in-flight requests finish) and stops the hub.
+ * `make serve`: starts the inference hub (a supervised child, at HUB_URL) and the API in the
+ * foreground, prints the base URL and a demo key, and on SIGINT/SIGTERM shuts down in order:
+ * the API stops accepting and drains its in-flight requests (at most DRAIN_BUDGET_MS, 25 s),
+ * then the hub stops (at most 3 s), all within 30 s of the signal.
  *
  * The artifacts were built (or found up to date) by the Makefile just before this runs.
  */
-import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { issueDemoKey } from "./auth/demo-key.ts"
-import { settingsWith, startServer } from "./server.ts"
+import { superviseHub } from "./hub/supervisor.ts"
+import { DRAIN_BUDGET_MS, settingsWith, startServer } from "./server.ts"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
+/** Hard limit from signal to exit: inside the usual 30 s grace period of systemd and Kubernetes. */
+const EXIT_DEADLINE_MS = 29_500
+const HUB_STOP_GRACE_MS = 3_000
+
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
 // The API and the hub serve one version: the one `current` names now, resolved once for both.
 const given = settingsWith({ preloadSearch: true })
 const settings = { ...given, artifactsDir: await fs.realpath(given.artifactsDir).catch(() => given.artifactsDir) }
 const hubUrl = new URL(settings.hubUrl)
+const servedVersion = await fs
+  .readFile(path.join(settings.artifactsDir, "manifest.json"), "utf8")
+  .then((t) => (JSON.parse(t) as { version?: string }).version, () => undefined)
 
-const waitForHub = async (ms: number) => {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (await fetch(new URL("/status", hubUrl)).then((r) => r.ok, () => false)) return true
-    await new Promise((r) => setTimeout(r, 150))
+// A fresh secret per run: the hub serves only this API (HubClient reads HUB_TOKEN).
+process.env.HUB_TOKEN = randomBytes(24).toString("base64url")
+
+const hub = await superviseHub({ hubUrl, artifactsDir: settings.artifactsDir, token: process.env.HUB_TOKEN, expectedVersion: servedVersion, log }).catch(
+  (e: Error) => {
+    log(`cannot start the inference hub: ${e.message}`)
+    process.exit(1)
   }
-  return false
-}
+)
+const hubStarted = await Promise.race([hub.ready.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 30_000).unref())]).catch(
+  (e: Error) => {
+    log(`inference hub refused: ${e.message}`)
+    process.exit(1)
+  }
+)
+if (!hubStarted) log(`inference hub did not report ready at ${hubUrl} yet; starting the API anyway`)
 
-const hub = spawn(process.execPath, ["--import", "tsx", path.join(here, "inference-hub", "main.ts")], {
-  env: { ...process.env, HUB_URL: hubUrl.toString(), ARTIFACTS_DIR: settings.artifactsDir },
-  stdio: ["ignore", "inherit", "inherit"]
-})
-hub.on("exit", (code, signal) => {
-  if (!stopping) process.stderr.write(`inference hub exited (${signal ?? code}); hub-dependent routes answer 502 until it is back\n`)
-})
-
-let stopping = false
-if (!(await waitForHub(30_000))) process.stderr.write(`inference hub did not answer at ${hubUrl} yet; starting the API anyway\n`)
 const server = await startServer(settings)
 const key = await issueDemoKey(settings.stateDir)
 
@@ -47,21 +54,25 @@ process.stdout.write(
     `  docs                   ${server.url}/docs`,
     `  patent-space explorer  ${server.url}/map`,
     `  MCP                    ${server.url}/mcp`,
-    `  inference hub          ${hubUrl.origin}`,
-    `Demo API key (shown once): ${key}`,
+    `  inference hub          ${hubUrl.origin}${servedVersion ? ` (version ${servedVersion})` : ""}`,
+    `Demo API key (expires in a day; shown once): ${key}`,
     `  curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/warmup`,
     "Ctrl-C stops both.",
     ""
   ].join("\n")
 )
 
+let stopping = false
 const stop = async (signal: string) => {
   if (stopping) return
   stopping = true
-  process.stderr.write(`${signal}: draining the API, then stopping the hub\n`)
-  await server.drain()
-  hub.kill("SIGTERM")
-  await new Promise((r) => (hub.exitCode !== null ? r(undefined) : hub.once("exit", r)))
+  setTimeout(() => {
+    log(`shutdown did not finish within ${EXIT_DEADLINE_MS / 1000} s; exiting`)
+    process.exit(1)
+  }, EXIT_DEADLINE_MS).unref()
+  log(`${signal}: draining the API (at most ${DRAIN_BUDGET_MS / 1000} s), then stopping the hub`)
+  await server.drain(DRAIN_BUDGET_MS).catch((e) => log(`drain: ${e instanceof Error ? e.message : String(e)}`))
+  await hub.stop(HUB_STOP_GRACE_MS)
   process.exit(0)
 }
 process.on("SIGINT", () => void stop("SIGINT"))

@@ -2,7 +2,7 @@
  * Builds and starts the API server: HttpApi groups + the gateway middleware + services, on a
  * Node HTTP server. Used by api/main.ts, by `make serve`, and by tests (port 0, temp STATE_DIR).
  */
-import { createServer } from "node:http"
+import type { Server } from "node:http"
 import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
@@ -18,11 +18,16 @@ import { gateway } from "./http/middleware/gateway.ts"
 import { PatentIntelLive } from "./http/patent-intel/Http.ts"
 import { PatentMapLive } from "./http/patent-map/Http.ts"
 import { PriorArtLive } from "./http/prior-art/Http.ts"
+import { makeNodeServer } from "./http/transport/node-server.ts"
 import { WarmUpLive } from "./http/warm-up/Http.ts"
 import { HubClient } from "./hub/HubClient.ts"
 import { McpMount } from "./mcp/mount.ts"
 import { Metrics } from "./observability/Metrics.ts"
 import { Quota } from "./quota/Quota.ts"
+import { StateDatabase } from "./state/Database.ts"
+
+/** How long a drain waits for in-flight requests (SIGTERM; systemd's and Kubernetes' default grace is 30 s). */
+export const DRAIN_BUDGET_MS = 25_000
 
 export interface ServerHandle {
   readonly port: number
@@ -40,7 +45,7 @@ export const settingsWith = (overrides: Partial<ApiSettings> = {}): ApiSettings 
 
 const GroupsLive = Layer.mergeAll(PriorArtLive, PatentMapLive, ClaimValidationLive, WarmUpLive, PatentIntelLive, GuidanceLive)
 
-export const serverLayer = (settings: ApiSettings) => {
+export const serverLayer = (settings: ApiSettings, nodeServer: Server = makeNodeServer()) => {
   const services = Layer.mergeAll(
     KeyStore.Default,
     Quota.Default,
@@ -48,14 +53,17 @@ export const serverLayer = (settings: ApiSettings) => {
     Metrics.Default,
     ArtifactStore.Default,
     HubClient.Default,
-    McpMount.Default
+    McpMount.Default,
+    // The same layer KeyStore and Quota depend on (memoised: one pool), exposed for /healthz.
+    StateDatabase.Default
   ).pipe(Layer.provideMerge(Settings.layer(settings)))
   return HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApiBuilder.middleware(gateway)),
     Layer.provide(HttpApiBuilder.api(PatentApi).pipe(Layer.provide(GroupsLive))),
-    // find-my-way refuses parameters over 100 characters as "no route"; the schemas own length rules.
-    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 4096 })),
-    Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: settings.port, host: settings.host })),
+    // find-my-way refuses long parameters as "no route"; the schemas own length rules (400), and
+    // Node's 16 KB header limit bounds a URL anyway.
+    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 16 * 1024 })),
+    Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: settings.port, host: settings.host })),
     Layer.provideMerge(CapabilitiesLive),
     Layer.provideMerge(services),
     Layer.provide(Logger.json),
@@ -65,7 +73,8 @@ export const serverLayer = (settings: ApiSettings) => {
 
 export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise<ServerHandle> => {
   const settings = settingsWith(overrides)
-  const runtime = ManagedRuntime.make(serverLayer(settings))
+  const nodeServer = makeNodeServer()
+  const runtime = ManagedRuntime.make(serverLayer(settings, nodeServer))
   const address = await runtime.runPromise(HttpServer.HttpServer).then((s) => s.address)
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   const drainService = await runtime.runPromise(Drain)
@@ -75,10 +84,16 @@ export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise
     port: address.port,
     url: `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${address.port}`,
     close,
-    drain: async (timeoutMs = 30_000) => {
+    drain: async (timeoutMs = DRAIN_BUDGET_MS) => {
       drainService.begin()
       await Promise.race([drainService.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())])
+      // Keep-alive connections would hold the close open until their idle timeout; whatever is
+      // still running past the budget is cut off so the process can exit on time.
+      nodeServer.closeIdleConnections()
+      const forced = setTimeout(() => nodeServer.closeAllConnections(), 1_000)
+      forced.unref()
       await close()
+      clearTimeout(forced)
     }
   }
 }

@@ -15,6 +15,8 @@ export interface RouteAccess {
   readonly cacheControl: string
   /** MCP tool that reaches this route, when it has one. */
   readonly tool?: string
+  /** A body limit below the server's (bytes), refused by Content-Length before the body is read. */
+  readonly maxBodyBytes?: number
 }
 
 export class Access extends Context.Tag("api/RouteAccess")<Access, RouteAccess>() {}
@@ -38,3 +40,6 @@ export const free = (permission: Permission, cacheControl: string, tool?: string
   cacheControl,
   tool
 })
+
+/** The same access with a tighter body limit. */
+export const withBodyLimit = (access: RouteAccess, maxBodyBytes: number): RouteAccess => ({ ...access, maxBodyBytes })

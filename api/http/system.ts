@@ -1,7 +1,12 @@
 /** The routes that need no key: liveness/readiness, metrics, the OpenAPI document and the docs page. */
 import { HttpServerResponse } from "@effect/platform"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
 import { Effect } from "effect"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
+import { Settings } from "../config.ts"
+import { HubClient } from "../hub/HubClient.ts"
+import { StateDatabase } from "../state/Database.ts"
 import { docsPage } from "../docs/page.ts"
 import { explorerPage } from "../explorer/page.ts"
 import { openApiDocument } from "../docs/openapi.ts"
@@ -13,14 +18,54 @@ const PUBLIC_DOC = "public, max-age=300"
 
 export const SYSTEM_PATHS = new Set(["/healthz", "/metrics", "/docs", "/api/v1/openapi.json", "/map"])
 
+/** The state directory takes a write now (keys, quota counters and caches live there). */
+const stateWritable = (stateDir: string) =>
+  Effect.tryPromise(async () => {
+    const probe = path.join(stateDir, `.healthz-${process.pid}`)
+    await fs.writeFile(probe, "ok")
+    await fs.rm(probe, { force: true })
+  }).pipe(
+    Effect.timeout("2 seconds"),
+    Effect.match({ onFailure: (e) => `state directory ${stateDir} cannot be written: ${String((e as { error?: unknown }).error ?? e)}`, onSuccess: () => undefined })
+  )
+
+/**
+ * Readiness that tells the truth: 503 while draining, when the served artifacts do not answer a
+ * query, or when the state directory cannot be written. The hub is reported beside it: search
+ * needs it, but every other route does not, so a dead hub does not take the replica out.
+ */
 const healthz = Effect.gen(function* () {
   const drain = yield* Drain
   const artifacts = yield* ArtifactStore
+  const hub = yield* HubClient
+  const { stateDir } = yield* Settings
+  const database = yield* StateDatabase
   if (drain.isDraining()) return HttpServerResponse.unsafeJson({ status: "draining" }, { status: 503 })
   const state = artifacts.status()
-  return state.loaded
-    ? HttpServerResponse.unsafeJson({ status: "ok", artifacts: { version: state.version, tables: state.tables.length } })
-    : HttpServerResponse.unsafeJson({ status: "unavailable", reason: state.reason }, { status: 503 })
+  const [queryable, stateProblem, hubState, databaseProblem] = yield* Effect.all(
+    [
+      Effect.match(artifacts.probe, { onFailure: (e) => e.message, onSuccess: () => undefined }),
+      stateWritable(stateDir),
+      hub.status().pipe(
+        Effect.timeout("1 second"),
+        Effect.match({
+          onFailure: () => ({ reachable: false as const }),
+          onSuccess: (s) => ({ reachable: true as const, ready: s.ready, warming: s.warming, ...(s.version ? { version: s.version } : {}) })
+        })
+      ),
+      // Keys and quotas in PostgreSQL (DATABASE_URL): without them no metered request can be admitted.
+      database.ping.pipe(
+        Effect.timeout("2 seconds"),
+        Effect.match({ onFailure: (e) => `the state database does not answer: ${"message" in e ? e.message : "timeout"}`, onSuccess: () => undefined })
+      )
+    ],
+    { concurrency: "unbounded" }
+  )
+  const problems = [...(state.loaded ? [] : [state.reason]), ...(state.loaded && queryable ? [queryable] : []), ...(stateProblem ? [stateProblem] : []), ...(databaseProblem ? [databaseProblem] : [])]
+  const artifactsState = state.loaded ? { version: state.version, tables: state.tables.length } : undefined
+  return problems.length === 0
+    ? HttpServerResponse.unsafeJson({ status: "ok", artifacts: artifactsState, hub: hubState })
+    : HttpServerResponse.unsafeJson({ status: "unavailable", reason: problems.join("; "), ...(artifactsState ? { artifacts: artifactsState } : {}), hub: hubState }, { status: 503 })
 })
 
 const metricsText = Effect.gen(function* () {

@@ -2,7 +2,7 @@
  * HTTP client of the inference hub (contract.ts). Every failure — refused connection, timeout,
  * non-2xx answer, body of the wrong shape — becomes UpstreamUnavailable (502 UPSTREAM_ERROR).
  */
-import { Duration, Effect, Schema } from "effect"
+import { Config, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { Settings } from "../config.ts"
 import { UpstreamUnavailable } from "../domain/errors.ts"
 import { EncodeResponse, HubStatus, RerankResponse } from "./contract.ts"
@@ -11,6 +11,9 @@ export class HubClient extends Effect.Service<HubClient>()("api/HubClient", {
   effect: Effect.gen(function* () {
     const { hubUrl } = yield* Settings
     const base = hubUrl.replace(/\/+$/, "")
+    // The shared secret make serve gives the hub and the API (the hub refuses calls without it).
+    const token = Option.map(yield* Config.option(Config.redacted("HUB_TOKEN")).pipe(Effect.orElseSucceed(() => Option.none())), Redacted.value)
+    const tokenHeader: Record<string, string> = Option.match(token, { onNone: () => ({}), onSome: (t) => ({ "x-hub-token": t }) })
 
     const call = <A, I>(
       what: string,
@@ -23,7 +26,7 @@ export class HubClient extends Effect.Service<HubClient>()("api/HubClient", {
         try: async (signal) => {
           const response = await fetch(`${base}${path}`, {
             method: init.method,
-            headers: init.body === undefined ? undefined : { "content-type": "application/json" },
+            headers: { ...tokenHeader, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
             body: init.body === undefined ? undefined : JSON.stringify(init.body),
             signal
           })

@@ -17,7 +17,9 @@ export const HubStatus = Schema.Struct({
   models: Schema.Struct({ encoder: Schema.Boolean, reranker: Schema.Boolean }),
   estimatedReadySeconds: Schema.Number,
   /** Idle seconds before the hub unloads its models (scale to zero). */
-  warmWindowSeconds: Schema.Number
+  warmWindowSeconds: Schema.Number,
+  /** The artifact version whose models the hub serves (the API checks it serves the same). */
+  version: Schema.optional(Schema.String)
 })
 export type HubStatus = typeof HubStatus.Type
 

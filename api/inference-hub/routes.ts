@@ -6,8 +6,9 @@
  *   POST /rerank  {query, candidates:[{id,text}]} → {scores:[{id,score}]}
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { HubModels } from "./models.ts"
+import { ServedVersion } from "./version.ts"
 
 const EncodeRequest = Schema.Struct({ texts: Schema.Array(Schema.String).pipe(Schema.maxItems(4096)) })
 const RerankRequest = Schema.Struct({
@@ -20,7 +21,14 @@ const badRequest = (e: unknown) => HttpServerResponse.unsafeJson({ error: String
 const failed = (e: unknown) => HttpServerResponse.unsafeJson({ error: e instanceof Error ? e.message : String(e) }, { status: 500 })
 
 export const hubRouter = HttpRouter.empty.pipe(
-  HttpRouter.get("/status", Effect.map(HubModels, (m) => HttpServerResponse.unsafeJson(m.status()))),
+  HttpRouter.get(
+    "/status",
+    Effect.gen(function* () {
+      const m = yield* HubModels
+      const { version } = yield* ServedVersion
+      return HttpServerResponse.unsafeJson({ ...m.status(), ...Option.match(version, { onNone: () => ({}), onSome: (v) => ({ version: v }) }) })
+    })
+  ),
   HttpRouter.post(
     "/warmup",
     Effect.gen(function* () {

@@ -3,6 +3,7 @@
  * quota rejections by window, authentication refusals by code, requests in flight. A dozen lines
  * of exposition format do not justify a client library.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { Effect } from "effect"
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
@@ -16,7 +17,16 @@ interface Histogram {
 }
 
 export class Metrics extends Effect.Service<Metrics>()("api/Metrics", {
-  sync: () => {
+  scoped: Effect.gen(function* () {
+    // Event-loop delay since the previous scrape: the one number that shows CPU work on the loop.
+    const loopDelay = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const h = monitorEventLoopDelay({ resolution: 10 })
+        h.enable()
+        return h
+      }),
+      (h) => Effect.sync(() => h.disable())
+    )
     const requests = new Map<string, number>()
     const latency = new Map<string, Histogram>()
     const quotaRejections = new Map<string, number>()
@@ -52,8 +62,13 @@ export class Metrics extends Effect.Service<Metrics>()("api/Metrics", {
         lines.push("# HELP api_auth_refusals_total Requests refused by authentication, by code.", "# TYPE api_auth_refusals_total counter")
         for (const [k, v] of authRefusals) lines.push(`api_auth_refusals_total{${k}} ${v}`)
         lines.push("# HELP api_requests_in_flight Requests being answered now.", "# TYPE api_requests_in_flight gauge", `api_requests_in_flight ${inFlight}`)
+        lines.push("# HELP api_event_loop_delay_seconds Event-loop delay since the previous scrape (quantile 1 is the maximum).", "# TYPE api_event_loop_delay_seconds gauge")
+        for (const [q, ns] of [["0.5", loopDelay.percentile(50)], ["0.99", loopDelay.percentile(99)], ["1", loopDelay.max]] as const) {
+          lines.push(`api_event_loop_delay_seconds{quantile="${q}"} ${Number.isFinite(ns) ? ns / 1e9 : 0}`)
+        }
+        loopDelay.reset()
         return lines.join("\n") + "\n"
       }
     }
-  }
+  })
 }) {}

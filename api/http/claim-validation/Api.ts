@@ -5,7 +5,7 @@ import { ApplicationNumber } from "../../domain/ids.ts"
 import { ClaimSupportResult } from "../../claim-validation/support-schema.ts"
 import { BodyBool, BodyInt, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
 import { ClaimValidation } from "../envelopes.ts"
-import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
+import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily, withBodyLimit } from "../route-meta.ts"
 
 const AppNum = ApplicationNumber(7, 8)
 const ClaimNumber = BodyInt(1, 100000)
@@ -21,6 +21,13 @@ export const MAX_SECTION_CHARS = 2_000_000
 export const MAX_SPECIFICATION_CHARS = 4_000_000
 
 const ClaimText = Text(0, MAX_CLAIM_CHARS)
+
+/**
+ * The antecedent POST carries claims alone: a body over 4 MiB cannot be a legal claim set of
+ * ordinary text (1M characters, with room for escapes and multi-byte letters), so it is refused
+ * (413) from its Content-Length, before a byte of it is parsed.
+ */
+export const ANTECEDENT_BODY_BYTES = 4 * 1024 * 1024
 
 /** Antecedent check entries: `{number?, text}` or a bare string; unusable entries are skipped. */
 export const AntecedentClaim = Schema.Union(ClaimText, Schema.Struct({ number: Schema.optional(ClaimNumber), text: ClaimText }))
@@ -135,7 +142,7 @@ export class ClaimValidationApi extends HttpApiGroup.make("claim-validation")
       .addSuccess(AntecedentResult)
       .addError(ClaimValidation.failed)
       .annotate(OpenApi.Summary, "Check antecedent basis in a supplied claim set")
-      .annotate(Access, free("check_antecedent_basis", NO_STORE, "check_antecedent_basis"))
+      .annotate(Access, withBodyLimit(free("check_antecedent_basis", NO_STORE, "check_antecedent_basis"), ANTECEDENT_BODY_BYTES))
   )
   .add(
     HttpApiEndpoint.get("antecedentFiled", "/claim-validation/antecedent-basis/:appNum")

@@ -8,6 +8,26 @@ import { Effect, Option } from "effect"
 import { InvalidRequest } from "../../domain/errors.ts"
 import { PayloadTooLarge, UnsupportedMediaType } from "../envelopes.ts"
 
+/** Deeper than any legal body; a deeper one is refused before parsing, so no decoder recurses on it. */
+export const MAX_JSON_DEPTH = 64
+
+/** Nesting depth of JSON text (brackets outside strings), stopping early once past `limit`. */
+const depthExceeds = (text: string, limit: number) => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > limit) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
+}
+
 export const readJsonBody = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
   Effect.gen(function* () {
     const tooLarge = new PayloadTooLarge({ message: `body: must be at most ${maxBytes} bytes` })
@@ -22,6 +42,9 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest, maxBy
     if (text.trim() === "") return yield* Effect.fail(new InvalidRequest({ message: "body: a JSON object is required" }))
     if (!/application\/json/i.test(request.headers["content-type"] ?? "")) {
       return yield* Effect.fail(new UnsupportedMediaType({ message: "Content-Type: must be application/json" }))
+    }
+    if (depthExceeds(text, MAX_JSON_DEPTH)) {
+      return yield* Effect.fail(new InvalidRequest({ message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels` }))
     }
     return yield* Effect.try({
       try: () => JSON.parse(text) as unknown,

@@ -15,6 +15,8 @@ import { ArtifactStore } from "../../artifacts/ArtifactStore.ts"
 import { authenticate, type Caller } from "../../auth/authenticate.ts"
 import { KeyStore } from "../../auth/KeyStore.ts"
 import { Settings } from "../../config.ts"
+import { HubClient } from "../../hub/HubClient.ts"
+import { StateDatabase } from "../../state/Database.ts"
 import { InvalidRequest } from "../../domain/errors.ts"
 import { describeIssues } from "../../domain/issues.ts"
 import { McpMount } from "../../mcp/mount.ts"
@@ -70,7 +72,7 @@ export const gateway = Effect.gen(function* () {
   const metrics = yield* Metrics
   const quota = yield* Quota
   const mcp = yield* McpMount
-  const services = yield* Effect.context<Settings | KeyStore | ArtifactStore | Metrics | Drain>()
+  const services = yield* Effect.context<Settings | KeyStore | ArtifactStore | Metrics | Drain | HubClient | StateDatabase>()
 
   return (router: HttpApp.Default): HttpApp.Default => {
     const pipeline = (request: HttpServerRequest.HttpServerRequest, path: string, seen: { caller?: Caller }) =>
@@ -99,7 +101,7 @@ export const gateway = Effect.gen(function* () {
         }
         yield* checkPercentEncoding(path)
         if (route!.access.metered) yield* quota.admit(caller)
-        if (Option.isSome(route!.payloadSchema)) yield* readJsonBody(request, settings.maxBodyBytes)
+        if (Option.isSome(route!.payloadSchema)) yield* readJsonBody(request, Math.min(settings.maxBodyBytes, route!.access.maxBodyBytes ?? Infinity))
         const response = yield* router
         return {
           response: response.status < 400 ? HttpServerResponse.setHeader(response, "cache-control", route!.access.cacheControl) : response,

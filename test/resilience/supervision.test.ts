@@ -1,0 +1,79 @@
+/**
+ * `make serve` as operators run it: a hub that dies is restarted, a killed API leaves no orphan
+ * hub on the port, a busy hub port is refused rather than shared, and a signal to the whole
+ * process group drains the API before the hub stops, with every in-flight request answered.
+ */
+import * as net from "node:net"
+import { describe, expect, inject, it } from "vitest"
+import { call } from "../api/support.ts"
+import { freePort } from "../support/hub-process.ts"
+import { isAlive, startServe, until } from "./serve-process.ts"
+
+const artifactsDir = inject("sampleArtifacts")
+
+const hubReachable = async (url: string) => {
+  const r = await call(url, "GET", "/healthz").catch(() => undefined)
+  return r?.json?.hub?.reachable === true
+}
+
+describe("make serve supervision", () => {
+  it("restarts a hub killed with SIGKILL, and its hub does not outlive a killed API", async () => {
+    const serve = await startServe(artifactsDir)
+    try {
+      await until(() => hubReachable(serve.url), 60_000, "the hub")
+      const first = serve.hubPid()!
+      expect(first).toBeGreaterThan(0)
+      process.kill(first, "SIGKILL")
+      await until(() => serve.output().includes("restarting in"), 10_000, "the restart notice")
+      await until(async () => serve.hubPid() !== undefined && serve.hubPid() !== first && (await hubReachable(serve.url)), 60_000, "a restarted hub")
+      const warm = await call(serve.url, "POST", "/api/v1/warmup?wait=30", { key: serve.key })
+      expect(warm.status).toBe(200)
+      expect(warm.json.ready).toBe(true)
+
+      const hub = serve.hubPid()!
+      process.kill(serve.child.pid!, "SIGKILL")
+      await until(() => !isAlive(hub), 10_000, "the orphaned hub to exit")
+      // The port is free again for the next start.
+      await until(async () => !(await new Promise<boolean>((r) => net.connect(Number(new URL(serve.hubUrl).port), "127.0.0.1").once("connect", () => r(true)).once("error", () => r(false)))), 5_000, "the hub port to be released")
+    } finally {
+      if (isAlive(serve.child.pid!)) process.kill(-serve.child.pid!, "SIGKILL")
+    }
+  }, 300_000)
+
+  it("refuses to start on a busy hub port instead of talking to whatever holds it", async () => {
+    const hubPort = await freePort()
+    const squatter = net.createServer((s) => s.on("error", () => {}).end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}")).listen(hubPort, "127.0.0.1")
+    try {
+      const serve = await startServe(artifactsDir, { hubPort, waitForKey: false })
+      const exit = await serve.exited
+      expect(exit.code).toBe(1)
+      expect(serve.output()).toContain("already taken")
+    } finally {
+      squatter.close()
+    }
+  }, 120_000)
+
+  it("drains on SIGTERM to the process group: in-flight searches all answer, then both stop within 30 s", async () => {
+    const serve = await startServe(artifactsDir)
+    try {
+      await until(() => hubReachable(serve.url), 60_000, "the hub")
+      await call(serve.url, "POST", "/api/v1/warmup?wait=30", { key: serve.key })
+      const hub = serve.hubPid()!
+      const body = (i: number) => ({ claims: `A capacitive soil moisture probe with electrodes inserted into the ground, variant ${i}`, count: 20, hybrid: true, forceReprocess: true })
+      const inFlight = Array.from({ length: 20 }, (_, i) => call(serve.url, "POST", "/api/v1/prior-art", { key: serve.key, body: body(i) }))
+      await new Promise((r) => setTimeout(r, 30))
+      const signalledAt = Date.now()
+      process.kill(-serve.child.pid!, "SIGTERM")
+      const answers = await Promise.all(inFlight.map((p) => p.then((r) => r.status, (e: Error) => `failed: ${e.message}`)))
+      // Each was either finished (200) or arrived after the drain began (503, retry); none was dropped.
+      for (const a of answers) expect([200, 503]).toContain(a)
+      expect(answers.filter((a) => a === 200).length).toBeGreaterThan(0)
+      const exit = await serve.exited
+      expect(exit.code).toBe(0)
+      expect(exit.atMs - signalledAt).toBeLessThan(30_000)
+      await until(() => !isAlive(hub), 5_000, "the hub to stop after the API")
+    } finally {
+      if (isAlive(serve.child.pid!)) process.kill(-serve.child.pid!, "SIGKILL")
+    }
+  }, 300_000)
+})
