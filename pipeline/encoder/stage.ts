@@ -22,12 +22,18 @@ import { withTables } from "../stages/tables.ts"
 import { isHeldOutCpcSymbol } from "./held-out.ts"
 import { saveLsaEncoder, saveSubwordEncoder } from "./save.ts"
 import type { Progress } from "../stages/progress.ts"
-import { type SubwordTrainingOptions, type TrainingSource, trainSubwordEncoder } from "./subword-train.ts"
+import {
+  defaultSubwordTrainingOptions,
+  samplingRates,
+  type SubwordTrainingOptions,
+  type TrainingSource,
+  trainSubwordEncoder
+} from "./subword-train.ts"
 import { trainLsaEncoder } from "./train.ts"
 
 export const EncoderKind = Config.literal("fasttext", "lsa")("ENCODER").pipe(Config.withDefault("lsa" as const))
 
-/** Texts of one query's first column (nulls and empty strings skipped), streamed. */
+/** Texts of one query's `text` column (nulls and empty strings skipped), streamed. */
 const column = (conn: DuckDBConnection, sql: string) =>
   async function* () {
     const result = await conn.stream(sql)
@@ -36,12 +42,12 @@ const column = (conn: DuckDBConnection, sql: string) =>
     }
   }
 
-/** The applications' indexed text (what the embed stage encodes), in application order. */
-export const indexedTexts = (conn: DuckDBConnection) =>
+/** The applications' indexed text (what the embed stage encodes) from a query's rows. */
+const indexedTextsOf = (conn: DuckDBConnection, order: string, limit = "") =>
   async function* () {
     const result = await conn.stream(`
       SELECT a.title, a.abstract, c.text FROM applications a
-      LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1 ORDER BY a.app_num`)
+      LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1 ORDER BY ${order} ${limit}`)
     for await (const rows of result.yieldRowsJs()) {
       for (const [title, abstract, claim] of rows as [string | null, string | null, string | null][]) {
         const text = indexedText({ title, abstract, firstClaim: claim })
@@ -50,39 +56,72 @@ export const indexedTexts = (conn: DuckDBConnection) =>
     }
   }
 
+/** The applications' indexed text, in application order. */
+export const indexedTexts = (conn: DuckDBConnection) => indexedTextsOf(conn, "a.app_num")
+
 const tableNames = async (conn: DuckDBConnection) =>
   new Set(((await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables`)).getRowsJS() as string[][]).map((r) => r[0]))
 
-/** Every part of the corpus that carries patent language, in the budget's order of priority. */
-export const trainingSources = async (conn: DuckDBConnection): Promise<TrainingSource[]> => {
-  const present = await tableNames(conn)
-  const sources: Array<[string, string, string]> = [
-    ["applications", "applications", `SELECT concat_ws(' ', title, abstract) FROM applications ORDER BY app_num`],
-    ["claims", "claims", `SELECT text FROM claims ORDER BY app_num, claim_num`],
-    ["descriptions", "description_paragraphs", `SELECT text FROM description_paragraphs ORDER BY app_num, seq`],
-    ["mpep", "mpep_sections", `SELECT unnest(string_split(content, chr(10))) FROM mpep_sections ORDER BY section_id`],
-    ["epo guidelines", "epo_sections", `SELECT unnest(regexp_split_to_array(content, '[.;:]\\s+')) FROM epo_sections ORDER BY section_id`]
-  ]
-  const out: TrainingSource[] = sources
-    .filter(([, table]) => present.has(table))
-    .map(([name, , sql]) => ({ name, texts: { [Symbol.asyncIterator]: column(conn, sql) } }))
-  if (present.has("cpc_scheme")) out.splice(2, 0, { name: "cpc titles", texts: { [Symbol.asyncIterator]: cpcTitles(conn) } })
-  return out
-}
+/**
+ * The parts of the corpus that carry patent language, each a query with a `text` column. CPC
+ * titles come with their parent's title (a subgroup and its parent describe one thing) and
+ * without the main groups the similarity benchmark holds out (held-out.ts; filtered in
+ * TypeScript by `symbol`).
+ */
+const corpusParts: ReadonlyArray<{ name: string; table: string; sql: string }> = [
+  { name: "applications", table: "applications", sql: `SELECT concat_ws(' ', title, abstract) AS text FROM applications ORDER BY app_num` },
+  { name: "claims", table: "claims", sql: `SELECT text FROM claims ORDER BY app_num, claim_num` },
+  {
+    name: "cpc titles",
+    table: "cpc_scheme",
+    sql: `SELECT s.symbol, concat_ws(' ', s.title, p.title) AS text FROM cpc_scheme s LEFT JOIN cpc_scheme p ON p.symbol = s.parent ORDER BY s.symbol`
+  },
+  { name: "descriptions", table: "description_paragraphs", sql: `SELECT text FROM description_paragraphs ORDER BY app_num, seq` },
+  { name: "mpep", table: "mpep_sections", sql: `SELECT unnest(string_split(content, chr(10))) AS text FROM mpep_sections ORDER BY section_id` },
+  {
+    name: "epo guidelines",
+    table: "epo_sections",
+    sql: `SELECT unnest(regexp_split_to_array(content, '[.;:]\\s+')) AS text FROM epo_sections ORDER BY section_id`
+  }
+]
+
+/** Hash buckets for sampling rows in SQL. */
+const sampleBuckets = 1_000_003
 
 /**
- * Each CPC entry's title followed by its parent's (a subgroup and its parent describe one thing),
- * leaving out the main groups the similarity benchmark holds out (held-out.ts).
+ * Every part of the corpus as a training source. DuckDB counts each part's words and thins the
+ * large ones to about their share of the word budget before a row reaches JavaScript (10% more
+ * than the share; the trainer then samples exactly), so the cost of reading stays bounded
+ * however large the corpus.
  */
-const cpcTitles = (conn: DuckDBConnection) =>
-  async function* () {
-    const result = await conn.stream(
-      `SELECT s.symbol, concat_ws(' ', s.title, p.title) FROM cpc_scheme s LEFT JOIN cpc_scheme p ON p.symbol = s.parent ORDER BY s.symbol`
-    )
-    for await (const rows of result.yieldRowsJs()) {
-      for (const [symbol, text] of rows as [string, string][]) if (text && !isHeldOutCpcSymbol(symbol)) yield text
-    }
+export const trainingSources = async (
+  conn: DuckDBConnection,
+  options: Pick<SubwordTrainingOptions, "maxTrainingWords" | "sourceWeights"> = defaultSubwordTrainingOptions
+): Promise<TrainingSource[]> => {
+  const present = await tableNames(conn)
+  const parts = corpusParts.filter((p) => present.has(p.table))
+  const words: number[] = []
+  for (const p of parts) {
+    const r = await conn.runAndReadAll(`SELECT coalesce(sum(length(text) - length(replace(text, ' ', '')) + 1), 0) FROM (${p.sql}) WHERE text <> ''`)
+    words.push(Number(r.getRows()[0][0]))
   }
+  const rates = samplingRates(words, parts.map((p) => options.sourceWeights[p.name] ?? 1), options.maxTrainingWords)
+  return parts.map((p, i) => {
+    const keep = Math.min(sampleBuckets, Math.ceil(rates[i] * 1.1 * sampleBuckets))
+    const sampled =
+      keep >= sampleBuckets ? p.sql : `SELECT * FROM (${p.sql}) WHERE text IS NOT NULL AND hash(text) % ${sampleBuckets} < ${keep}`
+    const texts =
+      p.name === "cpc titles"
+        ? async function* () {
+            const result = await conn.stream(sampled)
+            for await (const rows of result.yieldRowsJs()) {
+              for (const [symbol, text] of rows as [string, string | null][]) if (text && !isHeldOutCpcSymbol(symbol)) yield text
+            }
+          }
+        : column(conn, sampled)
+    return { name: p.name, texts: { [Symbol.asyncIterator]: texts } }
+  })
+}
 
 const collect = async (texts: () => AsyncIterable<string>) => {
   const out: string[] = []
@@ -92,8 +131,10 @@ const collect = async (texts: () => AsyncIterable<string>) => {
 
 const trainFastText = (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>) =>
   withTables(workDir, async (conn): Promise<StageResult> => {
-    const sources = await trainingSources(conn)
-    const documents = await collect(indexedTexts(conn))
+    const o = { ...defaultSubwordTrainingOptions, ...options }
+    const sources = await trainingSources(conn, o)
+    // The common component is measured on a fixed spread of the documents (hash order).
+    const documents = await collect(indexedTextsOf(conn, "hash(a.app_num), a.app_num", `LIMIT ${o.commonComponentSample}`))
     let last = 0
     const model = await trainSubwordEncoder(sources, documents, {
       ...options,
