@@ -143,6 +143,9 @@ const NON_RESTRICTIVE = new Set(["entire", "whole", "other", "associated", "corr
 /** Gerunds that link a part to its whole rather than name a step. */
 const LINKING_GERUNDS = new Set(["having", "including", "comprising", "containing", "being", "according", "consisting", "defining", "forming", "carrying"])
 
+/** Words before a gerund that add its step to the claim. */
+const ADDING = new Set(["comprising", "including", "comprises", "includes", "further", "of", "step"])
+
 /** What ends the clause an element was recited in. */
 const CLAUSE_BREAK = /[;:]|\bwhere(?:in|by)\b/i
 
@@ -393,6 +396,8 @@ export const checkAntecedentBasis = (
     const restatesStep = (m: Mention): boolean => {
       const verb = tokens[m.detTok - 1]
       if (!verb || !verb.l.endsWith("ing") || verb.l.length < 5 || LINKING_GERUNDS.has(verb.l)) return false
+      // "further comprising administering a dose" adds a step, even one like the parent's.
+      if (ADDING.has(tokens[m.detTok - 2]?.l ?? "")) return false
       const said = text.slice(verb.start, m.readings[0].end).toLowerCase().replace(/^(\S+) said /, "$1 the ")
       return ancestors.some((a) => a.parsed.text.toLowerCase().includes(said))
     }
@@ -597,7 +602,9 @@ export const checkAntecedentBasis = (
               if (same.length === 1) rivals = same
             }
             const distinctKeys = new Set(rivals.map((i) => i.key))
-            const ambiguous = (found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural)
+            // "wherein X is the amount in atomic percent of said palladium": a symbol is being defined, not a thing picked.
+            const defines = (m.prev === "is" || m.prev === "are") && m.detTok >= 2 && SYMBOL_WORD.test(text.slice(tokens[m.detTok - 2].start, tokens[m.detTok - 2].end))
+            const ambiguous = !defines && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
             if (ambiguous && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
               ambiguityReported.add(r.key)
               issue("ambiguous-reference", "medium", term, r.start, r.end)
@@ -716,11 +723,18 @@ const slashAlternatives = (r: Reading): Reading[] => {
   return out
 }
 
+/** "X", "Y1", "R6", "T2": a symbol a claim defines by a phrase. */
+const SYMBOL_WORD = /^(?:[A-Z][a-z]?\d*|[a-z]\d+|[A-Z]{1,2}\d*'?)$/
+
+const ARTICLES = new Set(["a", "an", "the", "said"])
+
 /** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
 const sameQualifier = (a: string, b: string): boolean => {
   if (a === "" || b === "") return false
-  const x = a.split(" ")
-  const y = b.split(" ")
+  // "on a first read head" / "on the first read head": the article is not what tells them apart.
+  const words = (q: string) => q.split(" ").map((w) => (ARTICLES.has(w) ? "the" : w))
+  const x = words(a)
+  const y = words(b)
   const n = Math.min(3, x.length, y.length)
   for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
   return true
