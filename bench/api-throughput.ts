@@ -36,11 +36,12 @@ const freePort = () =>
 /** Inputs drawn from the version itself, so every request asks for something that exists. */
 const db = await DuckDBInstance.create(":memory:")
 const connection = await db.connect()
+/** Symbols the version routed (subclasses to subgroups: H04L, H04L9/0643), each with a scheme entry or routing. */
 const cpcCodes = (
   await connection.runAndReadAll(
-    `SELECT DISTINCT subclass FROM (SELECT substr(cpc, 1, 4) AS subclass FROM read_parquet('${path.join(artifactsDir, "tables/cpc_assignments.parquet")}')) ORDER BY subclass LIMIT 400`
-  ).catch(() => connection.runAndReadAll(`SELECT DISTINCT substr(code, 1, 4) AS subclass FROM read_parquet('${path.join(artifactsDir, "tables/cpc_scheme.parquet")}') ORDER BY 1 LIMIT 400`))
-).getRowObjectsJS().map((r) => String(r.subclass))
+    `SELECT symbol AS code FROM read_parquet('${path.join(artifactsDir, "prosecution/cpc_routing.parquet")}') ORDER BY hash(symbol) LIMIT 500`
+  )
+).getRowObjectsJS().map((r) => encodeURIComponent(String(r.code)))
 const claims = (
   await connection.runAndReadAll(
     `SELECT text FROM read_parquet('${path.join(artifactsDir, "tables/claims.parquet")}') WHERE claim_num = 1 AND length(text) BETWEEN 80 AND 2000 ORDER BY app_num LIMIT 300`
@@ -55,7 +56,7 @@ const hub = await superviseHub({ hubUrl, artifactsDir, token: process.env.HUB_TO
 await hub.ready
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-api-"))
-const key = await createKey(stateDir, { name: "bench", daily: 1e9, monthly: 1e9 })
+const key = await createKey(stateDir, { name: "bench", daily: 100_000_000, monthly: 3_000_000_000 })
 const server = await startServer({ port: 0, stateDir, hubUrl: hubUrl.toString(), artifactsDir, logRequests: false, preloadSearch: true })
 await fetch(`${server.url}/api/v1/warmup?wait=60`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
 

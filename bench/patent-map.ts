@@ -47,7 +47,7 @@ await new Promise<void>((resolve) => hub.listen(0, "127.0.0.1", resolve))
 const hubUrl = `http://127.0.0.1:${(hub.address() as { port: number }).port}`
 
 const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-patent-map-state-"))
-const key = await createKey(stateDir, { name: "bench", daily: 1e9, monthly: 1e9 })
+const key = await createKey(stateDir, { name: "bench", daily: 100_000_000, monthly: 3_000_000_000 })
 const server = await startServer({ port: 0, stateDir, hubUrl, artifactsDir: dir, logRequests: false })
 
 const apps = Array.from({ length: REQUESTS }, (_, i) => String(20_000_000 + Math.floor((i * POINTS) / REQUESTS)))

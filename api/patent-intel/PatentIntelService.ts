@@ -4,8 +4,10 @@
  * examiner profiles. Methods return the success bodies; unknown records fail with NotFound and a
  * version without the tables with CorpusUnavailable (both rendered by the route layer).
  */
-import { Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
+import { Settings } from "../config.ts"
+import { loadCpcIndex } from "./cpc-index.ts"
 import { getArtUnitProfile } from "./art-unit-profile.ts"
 import { getPatentClassification } from "./classification.ts"
 import { lookupCpcCode, type CpcLookupOptions } from "./cpc-lookup.ts"
@@ -17,11 +19,24 @@ export { parseInclude } from "./examiner-profile.ts"
 export class PatentIntelService extends Effect.Service<PatentIntelService>()("api/PatentIntelService", {
   effect: Effect.gen(function* () {
     const store = yield* ArtifactStore
+    const settings = yield* Settings
     const query = store.query
+    // Loaded once per served version; a failed load is retried by the next lookup.
+    const cpcIndex = yield* Effect.cachedInvalidateWithTTL(loadCpcIndex(store), Duration.infinity).pipe(
+      Effect.map(([get, invalidate]) => Effect.tapError(get, () => invalidate))
+    )
+    if (settings.preloadSearch && Option.isSome(store.served())) {
+      yield* cpcIndex.pipe(
+        Effect.timed,
+        Effect.tap(([took, index]) => Effect.logInfo(`CPC scheme index loaded: ${index.scheme.size} symbols, ${index.routing.size} routed, in ${Math.round(Duration.toMillis(took))} ms`)),
+        Effect.catchAll((e) => Effect.logWarning(`CPC scheme index not preloaded (the first lookup retries): ${e.message}`)),
+        Effect.forkDaemon
+      )
+    }
     return {
       /** GET /patent-intel/cpc/{code} (tool lookup_cpc_code). */
       lookupCpcCode: (code: string, options: CpcLookupOptions = { childLimit: 50, distributionLimit: 20 }) =>
-        lookupCpcCode(query, code, options).pipe(Effect.withSpan("PatentIntel.lookupCpcCode")),
+        lookupCpcCode(cpcIndex, code, options).pipe(Effect.withSpan("PatentIntel.lookupCpcCode")),
       /** GET /patent-intel/classification/{number} (tool get_patent_classification). */
       getPatentClassification: (number: string) =>
         getPatentClassification(query, number).pipe(Effect.withSpan("PatentIntel.getPatentClassification")),
