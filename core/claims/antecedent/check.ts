@@ -128,6 +128,7 @@ interface ClaimState {
   readonly ancestors: ReadonlyArray<ClaimState>
   readonly preambleReported: Set<string>
   readonly ambiguityReported: Set<string>
+  readonly distributive: Set<string>
   readonly modified: Set<string>
   readonly issues: AntecedentIssue[]
   readonly suppressed: SuppressedCandidate[]
@@ -142,6 +143,9 @@ const NON_RESTRICTIVE = new Set(["entire", "whole", "other", "associated", "corr
 
 /** Gerunds that link a part to its whole rather than name a step. */
 const LINKING_GERUNDS = new Set(["having", "including", "comprising", "containing", "being", "according", "consisting", "defining", "forming", "carrying"])
+
+/** "adapted to", "configured to": the verb after them states a function. */
+const FUNCTION_WORDS = new Set(["adapted", "configured", "operable", "arranged", "designed", "capable", "able", "used", "constructed", "programmed", "intended"])
 
 /** Words before a gerund that add its step to the claim. */
 const ADDING = new Set(["comprising", "including", "comprises", "includes", "further", "of", "step"])
@@ -237,6 +241,7 @@ export const checkAntecedentBasis = (
     /** Keys already reported as doubly recited or ambiguous up the chain: said once, where it arose. */
     const ambiguityReported = new Set<string>()
     const inheritedAmbiguity = new Set<string>()
+    const inheritedDistributive = new Set<string>()
     for (const n of p.dependsOn) {
       const parent = byNumber.get(n)
       if (!parent || parent.canceled || n === p.number || inProgress.has(n)) continue
@@ -244,6 +249,7 @@ export const checkAntecedentBasis = (
       for (const a of [ps, ...ps.ancestors]) if (!ancestors.includes(a)) ancestors.push(a)
       for (const k of ps.preambleReported) preambleReported.add(k)
       for (const k of ps.modified) modified.add(k)
+      for (const k of ps.distributive) inheritedDistributive.add(k)
       for (const k of ps.ambiguityReported) {
         ambiguityReported.add(k)
         inheritedAmbiguity.add(k)
@@ -431,9 +437,24 @@ export const checkAntecedentBasis = (
       return between.length > 0 && between.length <= 3 && between.every((t) => MODIFY_LINKERS.has(t.l))
     }
 
+    /**
+     * "adapted to mount a middle mounted implement", "a fan for supplying air to a tray": the object
+     * of a function or purpose says what the element works on, it does not add one; it is still a
+     * basis for "the implement".
+     */
+    const purposeObject = (m: Mention): boolean => {
+      let k = m.detTok - 1
+      if (k >= 0 && tokens[k].word && tokens[k].l.length > 4 && tokens[k].l.endsWith("ly")) k--
+      const verb = tokens[k]
+      const before = tokens[k - 1]
+      if (!verb || !before || !verb.word || ARTICLES.has(verb.l)) return false
+      if (before.l === "to") return FUNCTION_WORDS.has(tokens[k - 2]?.l ?? "")
+      return before.l === "for" && verb.l.endsWith("ing")
+    }
+
     let pendingModifyEnd = -1
-    /** Keys quantified with "each" in this claim: "said guard" after "each guard" is one of them. */
-    const distributive = new Set<string>()
+    /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
+    const distributive = new Set<string>(inheritedDistributive)
     for (const m of mentions) {
       if (m.region === "skip") continue
       position = m.detStart
@@ -441,7 +462,7 @@ export const checkAntecedentBasis = (
 
       if (m.kind === "intro") {
         // Members of a list of alternatives, predicates and picks from a recited plurality add no element.
-        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0)
+        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m)
         if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
           const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
@@ -605,7 +626,8 @@ export const checkAntecedentBasis = (
             // "wherein X is the amount in atomic percent of said palladium": a symbol is being defined, not a thing picked.
             const defines = (m.prev === "is" || m.prev === "are") && m.detTok >= 2 && SYMBOL_WORD.test(text.slice(tokens[m.detTok - 2].start, tokens[m.detTok - 2].end))
             const ambiguous = !defines && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
-            if (ambiguous && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
+            // "each said axis" after "a respective axis": each of them, whichever.
+            if (ambiguous && !m.det.startsWith("each") && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
               ambiguityReported.add(r.key)
               issue("ambiguous-reference", "medium", term, r.start, r.end)
             }
@@ -655,7 +677,7 @@ export const checkAntecedentBasis = (
     }
 
     const state: ClaimState = {
-      parsed: p, tokens, mentions, index, stemTable, ancestors, preambleReported, ambiguityReported, modified,
+      parsed: p, tokens, mentions, index, stemTable, ancestors, preambleReported, ambiguityReported, distributive, modified,
       issues: issues.sort((a, b) => a.start - b.start), suppressed, introducedTerms
     }
     inProgress.delete(p.number)

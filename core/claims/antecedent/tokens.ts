@@ -18,7 +18,8 @@ export class Token {
   }
 }
 
-const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
+// "P&C controller", "R&D": an ampersand between letters joins one word.
+const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/&][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
 
 const LETTER = /^[\p{L}\p{N}]/u
 
