@@ -2,10 +2,12 @@
  * The hub's models: the encoder (what `ready` reflects) and the late-interaction reranker, each
  * a ModelSlot that loads in the background and unloads after the warm window (scale to zero).
  *
- * The default encoder is the LSA model the pipeline trained (<version>/encoder of the version
- * ARTIFACTS_DIR names when the hub starts); a
- * sentence-transformers export can be configured instead with ENCODER_DIR. The reranker scores
- * with per-token vectors of the same kind of model (RERANKER_DIR, default: the encoder's).
+ * The encoder is the one the pipeline trained (<version>/encoder of the version ARTIFACTS_DIR
+ * names when the hub starts: LSA by default, the subword model when built with
+ * ENCODER=fasttext; loadTextEncoder tells them apart); a sentence-transformers export can be
+ * configured instead with ENCODER_DIR. The reranker scores with per-token vectors of the same
+ * kind of model (RERANKER_DIR, default: the encoder's): stems for LSA, whole words (each the
+ * mean of its character n-grams) for the subword model.
  */
 import { Config, Effect, Schedule } from "effect"
 import * as fs from "node:fs/promises"
