@@ -7,6 +7,7 @@ ARTIFACTS ?= artifacts
 N ?= 100000
 OUT ?= .tmp/synth-$(N)
 SEED ?= 42
+SOAK_MINUTES ?= 10
 TSX := node --import tsx
 
 # onnxruntime-node's install script would fetch CUDA parts from outside the registry: skip it
@@ -16,8 +17,10 @@ export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE := 1
 
 .PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup
 
-$(INSTALL_STAMP): package.json
-	npm install --no-audit --no-fund
+# npm ci installs exactly the lock file (it lists every platform's optional packages); without a
+# lock file, npm install writes one.
+$(INSTALL_STAMP): package.json $(wildcard package-lock.json)
+	@if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 	@touch $(INSTALL_STAMP)
 
 install: $(INSTALL_STAMP)
@@ -43,6 +46,7 @@ test: install
 	@node -e 'const r=require("./.tmp/vitest-report.json"); console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed, $${r.numPendingTests + r.numTodoTests} skipped`)'
 
 bench: install
+	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
 	$(TSX) bench/ingest.ts --synth $(N)
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
@@ -50,7 +54,8 @@ bench: install
 	$(TSX) bench/retrieval.ts
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/prosecution-scale.ts
-	$(TSX) bench/api-throughput.ts
+	$(TSX) bench/api-throughput.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/soak.ts --artifacts $(ARTIFACTS)/current --minutes $(SOAK_MINUTES)
 
 ## Installs Tesseract for reading image-only filings (Debian package tesseract-ocr). `make serve`
 ## calls it when the served version holds page images and OCR_ENABLED is not 0.

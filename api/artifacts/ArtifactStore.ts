@@ -36,13 +36,20 @@ const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
  */
 export const connectionPoolSize = () => Math.max(4, Math.min(16, os.availableParallelism() * 2))
 
+/**
+ * DuckDB keeps Parquet pages it has read in its buffer pool up to its memory limit, 80% of RAM by
+ * default: a served process would grow for hours towards that and crowd out the vector index and
+ * the hub. A fifth of the machine, at most 4 GB, leaves them room; requests read by key and need little.
+ */
+const duckdbMemoryLimit = () => `${Math.max(256, Math.min(4096, Math.floor(os.totalmem() / 1024 / 1024 / 5)))}MB`
+
 const openVersion = async (artifactsDir: string): Promise<ServedVersion> => {
   const versionDir = await fs.realpath(artifactsDir)
   const manifest = await Effect.runPromise(decodeManifest(JSON.parse(await fs.readFile(path.join(versionDir, "manifest.json"), "utf8"))))
   // Every Parquet file of the version is a view named by its file name: tables/applications.parquet
   // → applications, prosecution/examiner_statistics.parquet → examiner_statistics, …
   const files = await parquetFilesOf(versionDir)
-  const instance = await DuckDBInstance.create(":memory:")
+  const instance = await DuckDBInstance.create(":memory:", { memory_limit: duckdbMemoryLimit() })
   const connection = await instance.connect()
   try {
     for (const file of files) {
