@@ -8,7 +8,7 @@
  * saying how plausible an antecedent under other wording is.
  */
 import { type ParsedClaim, parseClaims } from "../parse.ts"
-import { chunk, type GrammaticalNumber, type Mention, type Reading, reading } from "./chunker.ts"
+import { chunk, type GrammaticalNumber, type Mention, qualifierAt, type Reading, reading } from "./chunker.ts"
 import { VERB_S } from "./lexicon.ts"
 import { isMass, singular, singularStem } from "./lemma.ts"
 import { type SeverityContext, severityOf } from "./severity.ts"
@@ -226,6 +226,13 @@ export const checkAntecedentBasis = (
 
   let nextId = 0
   const states = new Map<number, ClaimState>()
+  /** Lower-case claim texts, made on first need (a restated step is looked for in the chain). */
+  const lowered = new Map<ClaimState, string>()
+  const lowerText = (st: ClaimState): string => {
+    let t = lowered.get(st)
+    if (t === undefined) lowered.set(st, (t = st.parsed.text.toLowerCase()))
+    return t
+  }
   const inProgress = new Set<number>()
 
   const analyse = (p: ParsedClaim): ClaimState => {
@@ -405,7 +412,7 @@ export const checkAntecedentBasis = (
       // "further comprising administering a dose" adds a step, even one like the parent's.
       if (ADDING.has(tokens[m.detTok - 2]?.l ?? "")) return false
       const said = text.slice(verb.start, m.readings[0].end).toLowerCase().replace(/^(\S+) said /, "$1 the ")
-      return ancestors.some((a) => a.parsed.text.toLowerCase().includes(said))
+      return ancestors.some((a) => lowerText(a).includes(said))
     }
 
     /** The phrase cut where the tagger ends it, when that is shorter than every reading the chunker made. */
@@ -619,7 +626,8 @@ export const checkAntecedentBasis = (
             }
             if (rivals.length > 1) {
               // "the electromagnetic field within the knee joint" after one "… within the knee joint" and one "… within a medial area": the words after it decide.
-              const same = rivals.filter((i) => sameQualifier(i.qualifier, m.qualifier))
+              const own = qualifierAt(tokens, m.tokEnd)
+              const same = rivals.filter((i) => sameQualifier(i.qualifier, own))
               if (same.length === 1) rivals = same
             }
             const distinctKeys = new Set(rivals.map((i) => i.key))

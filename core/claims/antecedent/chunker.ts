@@ -334,6 +334,24 @@ const ALTERNATIVE_LEAD = new Set(["or", "and/or", "either", "nor"])
 /** "selected from the group consisting of", "one of", "at least one of": a list of alternatives follows. */
 const CHOICE_OPENER = /\b(?:selected|chosen)\s+from\b|\bgroup\s+(?:consisting|comprising)\s+(?:essentially\s+)?of\b|\b(?:one|any|each|either)\s+of\b/
 
+/**
+ * The words after a phrase up to the next punctuation ("within the knee joint"): they tell
+ * re-introductions apart, and pick among them for a reference that repeats them.
+ */
+export const qualifierAt = (t: ReadonlyArray<Token>, end: number): string => {
+  let qualifier = ""
+  for (let k = pastReferenceSigns(t, end), n = 0; k < t.length && n < 10; k++, n++) {
+    const x = t[k]
+    if (!x.word) break
+    // "connected at or near its leading edge": an "or" inside the qualifier does not end it; one before a new phrase does.
+    if ((x.l === "and" || x.l === "or") && (qualifier === "" || !isWord(t[k + 1]) || ARTICLE_LIKE.has(t[k + 1].l))) break
+    qualifier = qualifier === "" ? x.l : `${qualifier} ${x.l}`
+  }
+  return qualifier
+}
+
+const CHOICE_BEFORE_OF = new Set(["one", "any", "each", "either", "consisting", "comprising", "essentially"])
+
 /** Words a list of alternatives may hold between its opener and a member. */
 const IN_LIST = new Set(["a", "an", "the", "and", "or", "and/or", "thereof", "said"])
 
@@ -346,9 +364,8 @@ const isAlternative = (t: ReadonlyArray<Token>, i: number, end: number): boolean
   // Back to the list opener: a Markush group or "one of" list still running (phrases, commas and "and" only).
   for (let k = i - 1, n = 0; k >= 0 && n < 40; k--, n++) {
     const l = t[k].l
-    if (l === "of" && k >= 1) {
-      const before = t[k - 1].l
-      const two = k >= 2 ? `${t[k - 2].l} ${before}` : before
+    if (l === "of" && k >= 1 && CHOICE_BEFORE_OF.has(t[k - 1].l)) {
+      const two = k >= 2 ? `${t[k - 2].l} ${t[k - 1].l}` : t[k - 1].l
       if (CHOICE_OPENER.test(`${two} of`)) return true
     }
     if (l === "from" && (t[k - 1]?.l === "selected" || t[k - 1]?.l === "chosen")) return true
@@ -494,17 +511,8 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
     const prevTok = t[i - 1]
     const prev = prevTok ? prevTok.l : ""
     const detStart = det ? t[i].start : phrase.words[0].start
-    // Tells re-introductions apart, and picks among them for a reference that repeats one ("the field within the knee joint").
-    let qualifier = ""
-    if (det) {
-      for (let k = pastReferenceSigns(t, phrase.end), n = 0; k < t.length && n < 10; k++, n++) {
-        const x = t[k]
-        if (!x.word) break
-        // "connected at or near its leading edge": an "or" inside the qualifier does not end it; one before a new phrase does.
-        if ((x.l === "and" || x.l === "or") && (qualifier === "" || !isWord(t[k + 1]) || ARTICLE_LIKE.has(t[k + 1].l))) break
-        qualifier = qualifier === "" ? x.l : `${qualifier} ${x.l}`
-      }
-    }
+    // Tells re-introductions apart (references work theirs out only when several recitations compete).
+    const qualifier = det && det.kind === "intro" ? qualifierAt(t, phrase.end) : ""
     const after = pastReferenceSigns(t, phrase.end)
     const nextTok = t[after]
     const owner = det && det.kind === "intro" ? ownerOf(t, mentions, i) : undefined
