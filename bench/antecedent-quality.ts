@@ -122,23 +122,27 @@ export interface Judged {
   readonly why?: string
 }
 
+/** FNV-1a of a string: a stable, uniform order that does not depend on which other findings exist. */
+const fnv1a = (s: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0
+  return h
+}
+
 /**
- * A fixed sample of findings at medium or above: every n-th in a stable order (application,
- * claim, offset), so the sample moves only where the findings do. Judgements are carried over
- * from the previous results for each finding still reported.
+ * A fixed sample of findings at medium or above: the `size` whose keys hash lowest, so a finding
+ * stays in the sample for as long as it is reported, whatever happens to the others. Judgements
+ * are carried over from the previous results for each finding still reported.
  */
 export const handCheckSample = (found: ReadonlyArray<Located>, previous: ReadonlyArray<Judged>, size = 50): Judged[] => {
-  const sorted = [...found].sort((a, b) => findingKey(a).localeCompare(findingKey(b)) || a.issue.start - b.issue.start)
-  const step = Math.max(1, sorted.length / size)
+  const unique = new Map<string, Located>()
+  for (const f of found) if (!unique.has(findingKey(f))) unique.set(findingKey(f), f)
+  const chosen = [...unique.entries()].sort((a, b) => fnv1a(a[0]) - fnv1a(b[0]) || a[0].localeCompare(b[0])).slice(0, size)
   const known = new Map(previous.map((j) => [j.key, j]))
-  const out: Judged[] = []
-  for (let k = 0; k < size && Math.floor(k * step) < sorted.length; k++) {
-    const f = sorted[Math.floor(k * step)]
-    const key = findingKey(f)
+  return chosen.map(([key, f]) => {
     const before = known.get(key)
-    out.push({ key, severity: f.issue.severity, snippet: f.issue.snippet, ...(before?.real !== undefined ? { real: before.real, why: before.why } : {}) })
-  }
-  return out
+    return { key, severity: f.issue.severity, snippet: f.issue.snippet, ...(before?.real !== undefined ? { real: before.real, why: before.why } : {}) }
+  })
 }
 
 interface Element {
