@@ -3,12 +3,13 @@
  * error path): a metered lookup (GET /patent-intel/cpc/{code}, rotating over CPC symbols that
  * exist in the version) and a prior-art search (rotating claims, forceReprocess so every call
  * encodes and searches), each at 1 and at 50 connections. The metered lookup pays the durable
- * quota counter too. The hub is the real one, started and supervised as `make serve` does.
+ * quota counter too. The service runs as `make serve` runs it (api/serve.ts in a child process,
+ * with its supervised hub), so the load generator does not share its event loop.
  *
  *   node --import tsx bench/api-throughput.ts [--artifacts artifacts/current] [--seconds 5]
  */
 import { DuckDBInstance } from "@duckdb/node-api"
-import { randomBytes } from "node:crypto"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
@@ -16,8 +17,6 @@ import * as path from "node:path"
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from "autocannon"
 import { createKey } from "../api/auth/issue.ts"
-import { superviseHub } from "../api/hub/supervisor.ts"
-import { startServer } from "../api/server.ts"
 import { printTable, writeResult } from "./report.ts"
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback)
@@ -50,15 +49,25 @@ const claims = (
 connection.closeSync()
 db.closeSync()
 
-const hubUrl = new URL(`http://127.0.0.1:${await freePort()}`)
-process.env.HUB_TOKEN = randomBytes(24).toString("base64url")
-const hub = await superviseHub({ hubUrl, artifactsDir, token: process.env.HUB_TOKEN, expectedVersion: manifest.version, log: (l) => process.stderr.write(`${l}\n`) })
-await hub.ready
-
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-api-"))
 const key = await createKey(stateDir, { name: "bench", daily: 100_000_000, monthly: 3_000_000_000 })
-const server = await startServer({ port: 0, stateDir, hubUrl: hubUrl.toString(), artifactsDir, logRequests: false, preloadSearch: true })
+const port = await freePort()
+const server = { url: `http://127.0.0.1:${port}` }
+const serve = spawn(process.execPath, ["--import", "tsx", "api/serve.ts"], {
+  env: { ...process.env, PORT: String(port), HUB_URL: `http://127.0.0.1:${await freePort()}`, ARTIFACTS_DIR: artifactsDir, STATE_DIR: stateDir },
+  stdio: ["ignore", "pipe", "inherit"],
+  detached: true
+})
+let out = ""
+serve.stdout!.on("data", (c: Buffer) => (out += c.toString().slice(0, 10_000)))
+const started = Date.now()
+while (!out.includes("Ctrl-C stops both")) {
+  if (Date.now() - started > 180_000 || serve.exitCode !== null) throw new Error(`make serve did not start:\n${out}`)
+  await new Promise((r) => setTimeout(r, 200))
+}
 await fetch(`${server.url}/api/v1/warmup?wait=60`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
+// The CPC index and the search state load in the background at start: wait for both.
+await fetch(`${server.url}/api/v1/patent-intel/cpc/H01B`, { headers: { authorization: `Bearer ${key}` } })
 
 interface Scenario {
   readonly name: string
@@ -114,8 +123,8 @@ for (const s of scenarios) {
   }
 }
 
-await server.close()
-await hub.stop(3_000)
+process.kill(-serve.pid!, "SIGTERM")
+await new Promise((r) => serve.once("exit", r))
 fs.rmSync(stateDir, { recursive: true, force: true })
 
 printTable(`API throughput, version ${manifest.version} (${seconds} s each, real answers)`, rows, [
