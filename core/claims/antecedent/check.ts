@@ -147,6 +147,11 @@ const LINKING_GERUNDS = new Set(["having", "including", "comprising", "containin
 /** "adapted to", "configured to": the verb after them states a function. */
 const FUNCTION_WORDS = new Set(["adapted", "configured", "operable", "arranged", "designed", "capable", "able", "used", "constructed", "programmed", "intended"])
 
+/** Verbs after which a count says how many of a recited element there are. */
+const STATING_VERBS = new Set(["has", "have", "having", "contains", "containing", "comprises", "comprising", "includes", "including", "is", "are"])
+/** "of about 5 to 7", "of from 35", "of at least 24": the phrase gives a value. */
+const VALUE_AFTER = /^of (?:(?:about|approximately|from|at least|at most|less than|more than|greater than|between|up to|not more than|not less than) |\d)/
+
 /** Words before a gerund that add its step to the claim. */
 const ADDING = new Set(["comprising", "including", "comprises", "includes", "further", "of", "step"])
 
@@ -459,6 +464,17 @@ export const checkAntecedentBasis = (
       return before.l === "for" && verb.l.endsWith("ing")
     }
 
+    /**
+     * "wherein the package contains more than one napkin", "has at least two inflection points",
+     * "has a glass transition temperature of from about 35° C.": a count or a value of what the
+     * chain recites, not a further element.
+     */
+    const statesCountOrValue = (m: Mention, r: Reading): boolean => {
+      if (VALUE_AFTER.test(qualifierAt(tokens, m.tokEnd))) return view.key(r.key) !== undefined
+      const counted = m.det !== "a" && m.det !== "a single" && m.det !== "a further" && m.det !== "another" && m.det !== "a plurality of"
+      return counted && m.detNumber !== undefined && m.detNumber !== "sg" && STATING_VERBS.has(m.prev) && view.key(r.key) !== undefined
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>(inheritedDistributive)
@@ -469,7 +485,7 @@ export const checkAntecedentBasis = (
 
       if (m.kind === "intro") {
         // Members of a list of alternatives, predicates and picks from a recited plurality add no element.
-        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m)
+        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m) && !statesCountOrValue(m, r0)
         if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
           const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
