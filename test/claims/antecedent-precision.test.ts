@@ -95,3 +95,13 @@ describe("verb-derived antecedents are informational", () => {
     expect(r.stats.informational).toBeGreaterThan(0)
   })
 })
+
+describe("labelled elements are distinct", () => {
+  // The wording quoted in issue 21 (a granted claim outside the sample); the sample has no labelled recitations.
+  it("'a cyclic carbonate (I-2) different from the cyclic carbonate (I-1)' recites two carbonates and picks each by its label", () => {
+    const labelled = "An electrolyte comprising: a cyclic carbonate (I-1); and a cyclic carbonate (I-2) different from the cyclic carbonate (I-1), wherein the cyclic carbonate (I-2) is fluorinated."
+    expect(checkAntecedentBasis([{ text: labelled }]).issues).toEqual([])
+    const unlabelled = "An electrolyte comprising: a cyclic carbonate; and a cyclic carbonate, wherein the cyclic carbonate is fluorinated."
+    expect(termsOf(checkAntecedentBasis([{ text: unlabelled }]).issues)).toEqual(["double-inclusion:cyclic carbonate", "ambiguous-reference:cyclic carbonate"])
+  })
+})

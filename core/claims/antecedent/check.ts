@@ -152,6 +152,8 @@ const STATING_VERBS = new Set(["has", "have", "having", "contains", "containing"
 /** "of about 5 to 7", "of from 35", "of at least 24": the phrase gives a value. */
 const VALUE_AFTER = /^of (?:(?:about|approximately|from|at least|at most|less than|more than|greater than|between|up to|not more than|not less than) |\d)/
 
+const QUOTES = new Set(['"', "'", "\u201c", "\u201d", "\u2018", "\u2019"])
+
 /** Words before a gerund that add its step to the claim. */
 const ADDING = new Set(["comprising", "including", "comprises", "includes", "further", "of", "step"])
 
@@ -475,6 +477,19 @@ export const checkAntecedentBasis = (
       return counted && m.detNumber !== undefined && m.detNumber !== "sg" && STATING_VERBS.has(m.prev) && view.key(r.key) !== undefined
     }
 
+    /** `("PCD")`, `(PCD)` right after a phrase: an abbreviation the claim goes on to use. */
+    const labelAfter = (m: Mention): string | undefined => {
+      let k = m.tokEnd
+      if (tokens[k]?.l !== "(") return undefined
+      k++
+      if (tokens[k] && !tokens[k].word && QUOTES.has(tokens[k].l)) k++
+      const word = tokens[k]
+      if (!word || !word.word || !/[a-z]/i.test(word.l) || text.slice(word.start, word.end) !== text.slice(word.start, word.end).toUpperCase()) return undefined
+      k++
+      if (tokens[k] && !tokens[k].word && QUOTES.has(tokens[k].l)) k++
+      return tokens[k]?.l === ")" ? singular(word.l) : undefined
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>(inheritedDistributive)
@@ -507,6 +522,9 @@ export const checkAntecedentBasis = (
         for (const t of m.tails) register(m, t, { counting: false, weak: true })
         // "first and second scaffold structures": each modifier names one structure.
         for (const k of m.coordinated ?? []) register(m, r0, { counting: adds, weak: false, key: k, number: r0.plural ? "any" : undefined })
+        // "A proximity communication device ("PCD")": the label names the same element.
+        const label = labelAfter(m)
+        if (label) register(m, r0, { counting: false, weak: false, key: label, subject })
         if (m.collective) {
           // "a set of hooks … the set": the collection itself is one thing.
           register(m, r0, { counting: false, weak: true, key: m.collective, number: "sg" })
@@ -626,7 +644,8 @@ export const checkAntecedentBasis = (
           const numberMatters = !m.coordinated && !r.words.includes("step") && !NON_RESTRICTIVE.has(r.words[0]) && !(m.ofNext === undefined && r.words[0] === "following")
           if (!numberMatters) {
             // Coordinations and method steps are counted loosely.
-          } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key)) {
+          } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key) && !intros.some((i) => i.preamble && i.number !== "pl")) {
+            // (A single one in the preamble, "a visitor to a webpage", is what "the webpage" names.)
             // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
             issue("plural-singular-mismatch", isTied(m) ? "low" : "medium", term, r.start, r.end)
           } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
@@ -781,6 +800,8 @@ const sameQualifier = (a: string, b: string): boolean => {
   const words = (q: string) => q.split(" ").map((w) => (ARTICLES.has(w) ? "the" : w))
   const x = words(a)
   const y = words(b)
+  // A label ("(i-1)") says which one by itself.
+  if (x[0].startsWith("(") || y[0].startsWith("(")) return x[0] === y[0]
   const n = Math.min(3, x.length, y.length)
   for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
   return true

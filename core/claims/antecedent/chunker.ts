@@ -339,8 +339,10 @@ const CHOICE_OPENER = /\b(?:selected|chosen)\s+from\b|\bgroup\s+(?:consisting|co
  * re-introductions apart, and pick among them for a reference that repeats them.
  */
 export const qualifierAt = (t: ReadonlyArray<Token>, end: number): string => {
-  let qualifier = ""
-  for (let k = pastReferenceSigns(t, end), n = 0; k < t.length && n < 10; k++, n++) {
+  const after = pastReferenceSigns(t, end)
+  // "a cyclic carbonate (I-1)" and "a cyclic carbonate (I-2)": a label with letters tells them apart; "(36)" does not.
+  let qualifier = after > end && t.slice(end + 1, after - 1).some((x) => /[a-z]/.test(x.l)) ? t.slice(end, after).map((x) => x.l).join("") : ""
+  for (let k = after, n = 0; k < t.length && n < 10; k++, n++) {
     const x = t[k]
     if (!x.word) break
     // "connected at or near its leading edge": an "or" inside the qualifier does not end it; one before a new phrase does.
