@@ -320,8 +320,7 @@ export const checkAntecedentBasis = (
     let sawPreambleIntro = false
     const register = (m: Mention, r: Reading, opts: { counting: boolean; weak: boolean; key?: string; subject?: boolean; number?: GrammaticalNumber }) => {
       const key = opts.key ?? r.key
-      const ofMention = m.ofNext !== undefined ? mentions[m.ofNext] : undefined
-      const ofKey = ofMention?.readings[0]?.key
+      const ofKey = ofChain(mentions, m)
       index.add({
         id: nextId++,
         key,
@@ -654,9 +653,10 @@ export const checkAntecedentBasis = (
           } else if (refNumber !== "pl" && !m.coordinated && !USER_TERMS.has(r.head) && !m.prev.endsWith("'s") && !text.slice(r.start, r.end).endsWith("'s")) {
             // Recitations in alternative parents ("claim 1 or claim 2") are never both in force.
             let rivals = inOneLine(counting)
-            if (found.how === "exact" && rivals.length > 1 && m.ofNext !== undefined) {
-              const ofKey = mentions[m.ofNext].readings[0]?.key
-              // "the amount of salt" after "an amount of salt" and "an amount of sugar": the "of" phrase decides.
+            if (rivals.length > 1 && m.ofNext !== undefined) {
+              const ofKey = ofChain(mentions, m)
+              // "the amount of salt" after "an amount of salt" and "an amount of sugar": the "of" phrase decides;
+              // "the address of said selected portion" after addresses of other things is an attribute of its own.
               rivals = rivals.filter((i) => i.ofKey === ofKey)
             }
             if (rivals.length > 1) {
@@ -792,6 +792,23 @@ const slashAlternatives = (r: Reading): Reading[] => {
 const SYMBOL_WORD = /^(?:[A-Z][a-z]?\d*|[a-z]\d+|[A-Z]{1,2}\d*'?)$/
 
 const ARTICLES = new Set(["a", "an", "the", "said"])
+
+/**
+ * The "of" phrases after a mention, joined ("liquid crystal of first pixel region" for "an
+ * alignment of liquid crystal of the first pixel region"): three deep at most.
+ */
+const ofChain = (mentions: ReadonlyArray<Mention>, m: Mention): string | undefined => {
+  let out: string | undefined
+  let at = m.ofNext
+  for (let n = 0; at !== undefined && n < 3; n++) {
+    const next = mentions[at]
+    const key = next.readings[0]?.key
+    if (key === undefined) break
+    out = out === undefined ? key : `${out} of ${key}`
+    at = next.ofNext
+  }
+  return out
+}
 
 /** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
 const sameQualifier = (a: string, b: string): boolean => {
