@@ -78,8 +78,8 @@ describe("severity: basis under other wording is demoted, never hidden", () => {
     expect(severityOf(["A wing comprising an upper surface, wherein the outer sections of the rudder create aerodynamic forces."], "rudder")).toBe("high")
   })
 
-  it("a predicate or a symbol defines rather than refers: medium", () => {
-    expect(severityOf(["A combination comprising a first drug, which is the statin inhibitor rosuvastatin, and a second drug."], "statin inhibitor rosuvastatin")).toBe("medium")
+  it("a predicate defines rather than refers (low); a symbol names a quantity (medium)", () => {
+    expect(severityOf(["A combination comprising a first drug, which is the statin inhibitor rosuvastatin, and a second drug."], "statin inhibitor rosuvastatin")).toBe("low")
     expect(severityOf(["A combination comprising a first drug and a second drug, wherein the statin inhibitor is rosuvastatin."], "statin inhibitor")).toBe("high")
     expect(severityOf(["An apparatus comprising a yarn and a meter measuring a relation between the tension T and an elongation of the yarn."], "tension t")).toBe("medium")
   })

@@ -11,7 +11,7 @@ import { type ParsedClaim, parseClaims } from "../parse.ts"
 import { chunk, type GrammaticalNumber, type Mention, qualifierAt, type Reading, reading } from "./chunker.ts"
 import { VERB_S } from "./lexicon.ts"
 import { isMass, singular, singularStem } from "./lemma.ts"
-import { type SeverityContext, severityOf } from "./severity.ts"
+import { DEFINED_BY, type SeverityContext, severityOf } from "./severity.ts"
 import { taggedPhraseLength } from "./tagger.ts"
 import { ACTION_NOUN, isFormalClaim, isTied, suppressionFor, USER_TERMS } from "./suppression.ts"
 import { type Token, tokenize } from "./tokens.ts"
@@ -414,6 +414,11 @@ export const checkAntecedentBasis = (
      */
     const restatesStep = (m: Mention): boolean => {
       const verb = tokens[m.detTok - 1]
+      // "to locate a pool having a desired goal state" named again from the parent claim.
+      if (verb?.word && tokens[m.detTok - 2]?.l === "to" && !ARTICLES.has(verb.l)) {
+        const said = text.slice(tokens[m.detTok - 2].start, tokens[Math.min(m.tokEnd + 2, tokens.length - 1)].end).toLowerCase()
+        if (said.length > 16 && ancestors.some((a) => lowerText(a).includes(said))) return true
+      }
       if (!verb || !verb.l.endsWith("ing") || verb.l.length < 5 || LINKING_GERUNDS.has(verb.l)) return false
       // "further comprising administering a dose" adds a step, even one like the parent's.
       if (ADDING.has(tokens[m.detTok - 2]?.l ?? "")) return false
@@ -670,7 +675,8 @@ export const checkAntecedentBasis = (
             const defines = (m.prev === "is" || m.prev === "are") && m.detTok >= 2 && SYMBOL_WORD.test(text.slice(tokens[m.detTok - 2].start, tokens[m.detTok - 2].end))
             const ambiguous = !defines && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
             // "each said axis" after "a respective axis": each of them, whichever.
-            if (ambiguous && !m.det.startsWith("each") && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
+            // "for each linear light gradient …, said linear light gradient": each of them in turn; "the voltage divided by the divider" says which.
+            if (ambiguous && !m.det.startsWith("each") && !distributive.has(r.key) && !DEFINED_BY.test(text.slice(r.end, r.end + 40)) && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
               ambiguityReported.add(r.key)
               issue("ambiguous-reference", "medium", term, r.start, r.end)
             }

@@ -306,7 +306,8 @@ const matchDeterminer = (t: ReadonlyArray<Token>, i: number): Determiner | undef
   if (theLike(a)) return afterThe(t, i + 1, "the", undefined)
   if (a === "each" || a === "every") return { kind: "each", det: a, next: i + 1 }
   if (a === "a" || a === "an") {
-    if (b === "plurality" && c === "of") return { kind: "intro", det: "a plurality of", detNumber: "pl", next: i + 3 }
+    // "… of the plurality" later names the recited plurality itself.
+    if (b === "plurality" && c === "of") return { kind: "intro", det: "a plurality of", detNumber: "pl", next: i + 3, collective: "plurality" }
     if (COLLECTIVES.has(b) && c === "of" && d !== "") return { kind: "intro", det: `a ${b} of`, detNumber: "pl", next: i + 3, collective: b }
     if (b === "single" || b === "further") return { kind: "intro", det: `a ${b}`, detNumber: "sg", next: i + 2, another: b === "further" }
     return { kind: "intro", det: "a", detNumber: "sg", next: i + 1 }

@@ -38,6 +38,12 @@ export interface Graded {
   readonly informational: boolean
 }
 
+/** A method of treating a condition speaks of a body without reciting it. */
+const TREATING = ["treat", "treatment", "therapy", "prevent"].map((w) => stem(w))
+
+/** "divided by the voltage divider", "selected by the user": a past participle and its agent right after the phrase pick one thing out. */
+export const DEFINED_BY = /^\s*(?:\([^)]{1,12}\)\s*)?(?:[a-z]+ed|made|chosen|given|taken|set|sent|held|built|done|drawn|shown|known|written)\s+by\b/
+
 export const severityOf = (ctx: SeverityContext, m: Mention, r: Reading): Graded => {
   if (saidBefore(ctx, r.words)) return { severity: "low", informational: verbDerived(ctx, r) }
   return { severity: plainSeverity(ctx, m, r), informational: false }
@@ -60,11 +66,12 @@ const RESULT_WORDS = new Set(["resulting", "resultant", "obtained", "produced", 
 const plainSeverity = (ctx: SeverityContext, m: Mention, r: Reading): Severity => {
   if (isTied(m) || INHERENT_ATTRIBUTES.has(r.head)) return "low"
   // "the synovial membrane", "the pain" in a method of treating an individual: parts and states of a recited body.
-  if (r.words.some((w) => ANATOMY.has(w)) && BEING_STEMS.some((s) => ctx.stemBefore(s))) return "low"
+  if (r.words.some((w) => ANATOMY.has(w)) && (BEING_STEMS.some((s) => ctx.stemBefore(s)) || TREATING.some((s) => ctx.stemBefore(s)))) return "low"
   if (ctx.hasHead(r.head)) return "medium"
   // "the wing create aerodynamic forces": the phrase opens with a recited element and ran on into its predicate.
   if (recitedPrefix(ctx, r.words, rawWords(ctx.text, r)) || m.coordinated?.some((k) => recitedPrefix(ctx, k.split(" ")))) return "medium"
-  if (PREDICATIVE.has(m.prev)) return "medium"
+  // "which is the HMG-CoA reductase inhibitor …", "the transcoded stream being the output media stream": a predicate names what a thing is.
+  if (PREDICATIVE.has(m.prev)) return "low"
   if (r.words.length > 1 && SYMBOL_AT_END.test(ctx.text.slice(r.start, r.end))) return "medium"
   // "the stage", "the cycle" of a claimed process.
   if (r.words.length === 1 && PROCESS_NOUNS.has(r.head) && (ctx.stemBefore("method") || ctx.stemBefore("process") || ctx.stemBefore("step"))) return "medium"

@@ -68,6 +68,8 @@ const FORMULA_HEADS = set(`equation equations relation relations relationship ex
 export const ACTION_NOUN = /(?:tion|sion|ment|ure|ing|sis|(?:ov|iev|iv|s|w|er|ni)al)$/
 const PROPERTY_NOUN = /(?:ity|ness|ance|ence|ancy|ency|th|ty|ivity)$/
 
+const RELATIONS = set(`ratio proportion difference sum product quotient average mean ratios differences`)
+
 /** "the highest audio activity level", "the nearest node": a superlative selects by a measure. */
 const SUPERLATIVES = set(`best worst highest lowest largest smallest greatest biggest longest shortest nearest closest
   farthest furthest earliest fastest slowest strongest weakest widest narrowest deepest shallowest thickest
@@ -128,6 +130,8 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   const ofMention = m.ofNext !== undefined ? ctx.mentions[m.ofNext] : undefined
   const tied = m.thereof || (m.prev.endsWith("'s") && m.prev.length > 2) || (isTied(m) && (ofMention === undefined ? m.next !== "of" : ofMention.kind === "ref" || ofMention.kind === "each"))
   if (tied && r.words.length <= 2 && INHERENT_ATTRIBUTES.has(head)) return "inherent-attribute"
+  // "the ratio of sand to fibrous material", "the difference between the two values": a relation of the things named.
+  if (r.words.length === 1 && RELATIONS.has(head) && (m.next === "of" || m.next === "between")) return "inherent-attribute"
   if (tied && r.words.length === 1 && PROPERTY_NOUN.test(head)) return "inherent-attribute"
   if (tied && r.words.length === 1 && ACTION_NOUN.test(head)) return "verb-nominalization"
   for (const [word, next] of FIXED_WITH_NEXT) if (head === word && next.test(m.next)) return "well-known-definite"
@@ -137,6 +141,8 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   if ((first === "formula" || first === "formulae") && r.words.length > 1) return "well-known-definite"
   // "the amino acid sequence of SEQ ID NO: 12", "the sequence set forth in SEQ ID NO: 3": the identifier defines it.
   if (SEQUENCE_ID.test(after)) return "well-known-definite"
+  // "and the balance rhodium": the remainder of a composition.
+  if (first === "balance" && r.words.length === 2) return "well-known-definite"
   // "the vertical direction", "the longitudinal direction": there is one, whatever the claim recites.
   if (r.words.length === 2 && (head === "direction" || head === "axis" || head === "plane") && FIXED_DIRECTIONS.has(first)) return "well-known-definite"
   if (r.words.length === 1 && ctx.verbRootBefore(head)) return "verb-nominalization"
