@@ -157,6 +157,9 @@ const QUOTES = new Set(['"', "'", "\u201c", "\u201d", "\u2018", "\u2019"])
 /** Words before a gerund that add its step to the claim. */
 const ADDING = new Set(["comprising", "including", "comprises", "includes", "further", "of", "step"])
 
+/** A participle, a relative clause or "having" right after a singular reference: the description picks one of several. */
+const PICKED_BY = /^\s*(?:[a-z]+ed\b|(?:into|in|at|by|from|to|for) which\b|which\b|that\b|where\b|having\b|located\b)/
+
 /** What ends the clause an element was recited in. */
 const CLAUSE_BREAK = /[;:]|\bwhere(?:in|by)\b/i
 
@@ -518,8 +521,8 @@ export const checkAntecedentBasis = (
             issue("double-inclusion", "medium", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
           }
         }
-        // "a plurality of contacts each having …": later singular references are to each of them.
-        if (m.next === "each") distributive.add(r0.key)
+        // "a plurality of contacts each having …", "during each of at least several cycles": later singular references are to each of them.
+        if (m.next === "each" || (tokens[m.detTok - 1]?.l === "of" && tokens[m.detTok - 2]?.l === "each")) distributive.add(r0.key)
         const subject = p.isIndependent && m.region === "preamble" && !sawPreambleIntro
         if (m.region === "preamble") sawPreambleIntro = true
         m.readings.forEach((r, n) => register(m, r, { counting: n === 0 && adds, weak: n > 0, subject }))
@@ -651,7 +654,8 @@ export const checkAntecedentBasis = (
           } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key) && !intros.some((i) => i.preamble && i.number !== "pl")) {
             // (A single one in the preamble, "a visitor to a webpage", is what "the webpage" names.)
             // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
-            issue("plural-singular-mismatch", isTied(m) ? "low" : "medium", term, r.start, r.end)
+            // "the device isolation region disposed at the source line region", "the category into which …": a description picks one; only low.
+            issue("plural-singular-mismatch", isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) ? "low" : "medium", term, r.start, r.end)
           } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
             // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
             issue("plural-singular-mismatch", "low", term, r.start, r.end)
@@ -819,13 +823,14 @@ const ofChain = (mentions: ReadonlyArray<Mention>, m: Mention): string | undefin
 /** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
 const sameQualifier = (a: string, b: string): boolean => {
   if (a === "" || b === "") return false
-  // "on a first read head" / "on the first read head": the article is not what tells them apart.
-  const words = (q: string) => q.split(" ").map((w) => (ARTICLES.has(w) ? "the" : w))
+  // "between at least a first point …" / "between said first and second points": articles and "at least" do not tell them apart.
+  const words = (q: string) => q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w))
   const x = words(a)
   const y = words(b)
+  if (x.length === 0 || y.length === 0) return false
   // A label ("(i-1)") says which one by itself.
   if (x[0].startsWith("(") || y[0].startsWith("(")) return x[0] === y[0]
-  const n = Math.min(3, x.length, y.length)
+  const n = Math.min(2, x.length, y.length)
   for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
   return true
 }

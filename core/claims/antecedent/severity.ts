@@ -67,11 +67,11 @@ const plainSeverity = (ctx: SeverityContext, m: Mention, r: Reading): Severity =
   if (isTied(m) || INHERENT_ATTRIBUTES.has(r.head)) return "low"
   // "the synovial membrane", "the pain" in a method of treating an individual: parts and states of a recited body.
   if (r.words.some((w) => ANATOMY.has(w)) && (BEING_STEMS.some((s) => ctx.stemBefore(s)) || TREATING.some((s) => ctx.stemBefore(s)))) return "low"
+  // "which is the HMG-CoA reductase inhibitor …", "the transcoded stream being the output media stream": a predicate names what a thing is.
+  if (PREDICATIVE.has(m.prev)) return "low"
   if (ctx.hasHead(r.head)) return "medium"
   // "the wing create aerodynamic forces": the phrase opens with a recited element and ran on into its predicate.
   if (recitedPrefix(ctx, r.words, rawWords(ctx.text, r)) || m.coordinated?.some((k) => recitedPrefix(ctx, k.split(" ")))) return "medium"
-  // "which is the HMG-CoA reductase inhibitor …", "the transcoded stream being the output media stream": a predicate names what a thing is.
-  if (PREDICATIVE.has(m.prev)) return "low"
   if (r.words.length > 1 && SYMBOL_AT_END.test(ctx.text.slice(r.start, r.end))) return "medium"
   // "the stage", "the cycle" of a claimed process.
   if (r.words.length === 1 && PROCESS_NOUNS.has(r.head) && (ctx.stemBefore("method") || ctx.stemBefore("process") || ctx.stemBefore("step"))) return "medium"
