@@ -5,6 +5,7 @@
  * and the event loop stays free for others while a long analysis runs on a worker thread.
  */
 import * as fs from "node:fs"
+import * as http from "node:http"
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
@@ -76,6 +77,31 @@ describe("malformed requests get their envelope", () => {
     const method = await raw(`FROB /healthz HTTP/1.1\r\nHost: x\r\n\r\n`)
     expect(method).toMatch(/^HTTP\/1\.1 501 /)
     expect(JSON.parse(method.slice(method.indexOf("\r\n\r\n") + 4))).toMatchObject({ code: "NOT_IMPLEMENTED" })
+  })
+
+  it("a chunked body over the limit is answered 413 (not a reset); a small chunked body is served", async () => {
+    const send = (chunks: ReadonlyArray<string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${api.url}/api/v1/claim-validation/antecedent-basis`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          agent: false
+        })
+        request.on("response", (r) => {
+          let body = ""
+          r.on("data", (c) => (body += c))
+          r.on("end", () => resolve({ status: r.statusCode!, body }))
+        })
+        request.on("error", reject)
+        for (const c of chunks) request.write(c)
+        request.end()
+      })
+    const huge = await send(['{"claims":["', ...Array.from({ length: 50 }, () => "a".repeat(100_000)), '"]}'])
+    expect(huge.status).toBe(413)
+    expect(JSON.parse(huge.body)).toEqual({ error: "body: must be at most 4194304 bytes" })
+    const small = await send(['{"claims":["A fastening device comprising a housing and a lever.",', '"The fastening device of claim 1, wherein the latch engages the housing."]}'])
+    expect(small.status).toBe(200)
+    expect(JSON.parse(small.body).issues.map((i: { term: string }) => i.term)).toContain("latch")
   })
 
   it("a path parameter of 5,000 characters is a 400 naming the rule, not a 404", async () => {

@@ -3,7 +3,9 @@
  * (declared or observed), an empty body, a content type other than JSON, malformed JSON.
  * The text read here is cached by the request, so HttpApi's own decoding reuses it.
  */
-import { HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
+import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import type { IncomingMessage } from "node:http"
 import { Effect, Option } from "effect"
 import { InvalidRequest } from "../../domain/errors.ts"
 import { PayloadTooLarge, UnsupportedMediaType } from "../envelopes.ts"
@@ -50,4 +52,52 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest, maxBy
       try: () => JSON.parse(text) as unknown,
       catch: (e) => new InvalidRequest({ message: `body: is not valid JSON (${e instanceof Error ? e.message : "parse error"})` })
     })
+  })
+
+const HOP_BY_HOP = new Set(["transfer-encoding", "content-length", "connection", "keep-alive", "expect", "host", "upgrade", "te", "trailer"])
+
+/**
+ * A chunked body (no Content-Length) is read here with its cap, so that one over the limit is
+ * answered 413 while the rest is discarded: the platform's own capped read destroys the socket,
+ * and the client saw a reset instead of an answer. Within the cap the text becomes the body of
+ * the request the router decodes. Requests with a Content-Length are checked from it and keep
+ * the platform's read.
+ */
+export const bufferChunkedBody = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+  Effect.gen(function* () {
+    if (request.headers["content-length"] !== undefined || request.method === "GET" || request.method === "HEAD") return request
+    const incoming = (() => {
+      try {
+        return NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage | undefined
+      } catch {
+        return undefined
+      }
+    })()
+    if (!incoming || typeof incoming.on !== "function") return request
+    const text = yield* Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      const onData = (chunk: Buffer) => {
+        size += chunk.length
+        if (size <= maxBytes) return void chunks.push(chunk)
+        cleanup()
+        // Keep reading and dropping the rest, so the answer reaches a client still sending.
+        incoming.resume()
+        resume(Effect.fail(new PayloadTooLarge({ message: `body: must be at most ${maxBytes} bytes` })))
+      }
+      const onEnd = () => (cleanup(), resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
+      const onError = () => (cleanup(), resume(Effect.fail(new InvalidRequest({ message: "body: could not be read" }))))
+      const cleanup = () => {
+        incoming.off("data", onData)
+        incoming.off("end", onEnd)
+        incoming.off("error", onError)
+      }
+      incoming.on("data", onData)
+      incoming.on("end", onEnd)
+      incoming.on("error", onError)
+    })
+    const headers = new Headers()
+    for (const [k, v] of Object.entries(request.headers)) if (typeof v === "string" && !HOP_BY_HOP.has(k)) headers.set(k, v)
+    const web = new Request(`http://internal${request.url}`, { method: request.method, headers, body: text })
+    return HttpServerRequest.fromWeb(web).modify({ remoteAddress: Option.getOrUndefined(request.remoteAddress) })
   })

@@ -35,7 +35,7 @@ import {
 } from "../envelopes.ts"
 import { familyOfPath, matchRoute } from "../route-table.ts"
 import { SYSTEM_PATHS, systemResponse } from "../system.ts"
-import { readJsonBody } from "./body.ts"
+import { bufferChunkedBody, readJsonBody } from "./body.ts"
 import { Drain } from "./Drain.ts"
 import { requestIdFor, splitUrl } from "./request-id.ts"
 
@@ -75,17 +75,20 @@ export const gateway = Effect.gen(function* () {
   const services = yield* Effect.context<Settings | KeyStore | ArtifactStore | Metrics | Drain | HubClient | StateDatabase>()
 
   return (router: HttpApp.Default): HttpApp.Default => {
-    const pipeline = (request: HttpServerRequest.HttpServerRequest, path: string, seen: { caller?: Caller }) =>
+    const pipeline = (received: HttpServerRequest.HttpServerRequest, path: string, seen: { caller?: Caller }) =>
       Effect.gen(function* () {
-        const method = request.method
+        const method = received.method
         const match = matchRoute(method, path)
         const route = match._tag === "Matched" ? match.route : undefined
         const caller: Caller = yield* authenticate({
-          authorization: request.headers["authorization"],
-          remoteAddress: Option.getOrUndefined(request.remoteAddress),
+          authorization: received.headers["authorization"],
+          remoteAddress: Option.getOrUndefined(received.remoteAddress),
           permission: route?.access.permission
         })
         seen.caller = caller
+        // Only an authenticated caller gets a chunked body buffered.
+        const bodyLimit = Math.min(settings.maxBodyBytes, route?.access.maxBodyBytes ?? Infinity)
+        const request = yield* bufferChunkedBody(received, bodyLimit)
         if (path === "/mcp") {
           // Stateless streamable HTTP: no server-initiated stream to GET, no session to DELETE.
           if (method !== "POST") {
@@ -101,8 +104,8 @@ export const gateway = Effect.gen(function* () {
         }
         yield* checkPercentEncoding(path)
         if (route!.access.metered) yield* quota.admit(caller)
-        if (Option.isSome(route!.payloadSchema)) yield* readJsonBody(request, Math.min(settings.maxBodyBytes, route!.access.maxBodyBytes ?? Infinity))
-        const response = yield* router
+        if (Option.isSome(route!.payloadSchema)) yield* readJsonBody(request, bodyLimit)
+        const response = yield* Effect.provideService(router, HttpServerRequest.HttpServerRequest, request)
         return {
           response: response.status < 400 ? HttpServerResponse.setHeader(response, "cache-control", route!.access.cacheControl) : response,
           route: `${route!.method} ${route!.template}`,
