@@ -261,7 +261,7 @@ const main = async () => {
   const fasttext = await trainedEncoder(versionDir, "fasttext")
   const lsa = await trainedEncoder(versionDir, "lsa")
   const methods: Array<[string, Similarity, number | null]> = [
-    ["subword encoder (fastText, default)", encoderSimilarity(fasttext.encoder), fasttext.seconds],
+    ["subword encoder (fastText, ENCODER=fasttext)", encoderSimilarity(fasttext.encoder), fasttext.seconds],
     ["LSA encoder", encoderSimilarity(lsa.encoder), lsa.seconds],
     ["Jaccard of stems", jaccardOfStems, null],
     ["TF-IDF of character trigrams", trigramTfIdf(scheme.map((e) => e.title)), null]
