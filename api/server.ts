@@ -79,7 +79,14 @@ export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   const drainService = await runtime.runPromise(Drain)
   let closed: Promise<void> | undefined
-  const close = () => (closed ??= runtime.dispose())
+  // Connections still open (idle keep-alive, a client that never sent a byte) must not hold the close.
+  const close = () =>
+    (closed ??= (() => {
+      nodeServer.closeIdleConnections()
+      const forced = setTimeout(() => nodeServer.closeAllConnections(), 1_000)
+      forced.unref()
+      return runtime.dispose().finally(() => clearTimeout(forced))
+    })())
   return {
     port: address.port,
     url: `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${address.port}`,
@@ -89,11 +96,7 @@ export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise
       await Promise.race([drainService.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())])
       // Keep-alive connections would hold the close open until their idle timeout; whatever is
       // still running past the budget is cut off so the process can exit on time.
-      nodeServer.closeIdleConnections()
-      const forced = setTimeout(() => nodeServer.closeAllConnections(), 1_000)
-      forced.unref()
       await close()
-      clearTimeout(forced)
     }
   }
 }

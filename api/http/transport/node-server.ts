@@ -38,8 +38,21 @@ const answerClientError = (error: Error & { code?: string }, socket: Duplex) => 
   )
 }
 
+/**
+ * Node's header timeout starts with the first byte: a connection that never sends one would be
+ * held forever (and hold a shutdown open). It gets the same budget as a slow header block.
+ */
+const closeSilentConnections = (server: Server, ms: number) =>
+  server.on("connection", (socket) => {
+    const timer = setTimeout(() => socket.destroy(), ms)
+    timer.unref()
+    socket.once("data", () => clearTimeout(timer))
+    socket.once("close", () => clearTimeout(timer))
+  })
+
 export const makeNodeServer = (): Server => {
   const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS })
   server.on("clientError", answerClientError)
+  closeSilentConnections(server, HEADERS_TIMEOUT_MS)
   return server
 }
