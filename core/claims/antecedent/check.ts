@@ -408,7 +408,7 @@ export const checkAntecedentBasis = (
       for (const i of rivals) if (i.claim === p.number && (!latest || i.origin > latest.origin)) latest = i
       if (!latest) return false
       const from = latest.origin - p.number * 1_000_000
-      return at - from < 240 && !CLAUSE_BREAK.test(text.slice(from, at))
+      return at - from < 400 && !CLAUSE_BREAK.test(text.slice(from, at))
     }
 
     /**
@@ -497,6 +497,14 @@ export const checkAntecedentBasis = (
       return tokens[k]?.l === ")" ? singular(word.l) : undefined
     }
 
+    /**
+     * "the end of a pause in the reference signal" in claim 6 after "the ending of a pause in the
+     * reference signal" in claim 5: a thing mentioned in passing, in the parent's words, is the
+     * parent's. (A new element of the claim, "further comprising a fastener", is still counted.)
+     */
+    const repeatsParentWording = (m: Mention, r: Reading): boolean =>
+      !m.elementStart && m.qualifier !== "" && (view.key(r.key) ?? []).some((i) => i.claim !== p.number && i.qualifier === m.qualifier)
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>(inheritedDistributive)
@@ -507,7 +515,7 @@ export const checkAntecedentBasis = (
 
       if (m.kind === "intro") {
         // Members of a list of alternatives, predicates and picks from a recited plurality add no element.
-        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m) && !statesCountOrValue(m, r0)
+        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m) && !statesCountOrValue(m, r0) && !repeatsParentWording(m, r0)
         if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
           const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
@@ -522,7 +530,8 @@ export const checkAntecedentBasis = (
           }
         }
         // "a plurality of contacts each having …", "during each of at least several cycles": later singular references are to each of them.
-        if (m.next === "each" || (tokens[m.detTok - 1]?.l === "of" && tokens[m.detTok - 2]?.l === "each")) distributive.add(r0.key)
+        const lead = tokens[m.detTok - 1]?.l === "least" && tokens[m.detTok - 2]?.l === "at" ? m.detTok - 3 : m.detTok - 1
+        if (m.next === "each" || (tokens[lead]?.l === "of" && tokens[lead - 1]?.l === "each")) distributive.add(r0.key)
         const subject = p.isIndependent && m.region === "preamble" && !sawPreambleIntro
         if (m.region === "preamble") sawPreambleIntro = true
         m.readings.forEach((r, n) => register(m, r, { counting: n === 0 && adds, weak: n > 0, subject }))
