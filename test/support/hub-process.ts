@@ -23,8 +23,9 @@ export const startHub = async (artifactsDir: string, env: Record<string, string>
     stdio: "ignore"
   })
   const end = Date.now() + 60_000
-  while (!(await fetch(`${url}/status`).then((r) => r.ok, () => false))) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`hub did not start at ${url}`)
+  // Each probe is bounded, so the deadline below holds even when a port answers nothing.
+  while (!(await fetch(`${url}/status`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false))) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`hub did not start at ${url} (exit ${child.exitCode ?? "none"})`)
     await new Promise((r) => setTimeout(r, 100))
   }
   return {
