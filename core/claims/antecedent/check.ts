@@ -505,6 +505,20 @@ export const checkAntecedentBasis = (
     const repeatsParentWording = (m: Mention, r: Reading): boolean =>
       !m.elementStart && m.qualifier !== "" && (view.key(r.key) ?? []).some((i) => i.claim !== p.number && i.qualifier === m.qualifier)
 
+    const acronymReading = (r: Reading): { intros: Intro[]; how: "exact" | "suffix" } | undefined => {
+      const written = text.slice(r.start, r.end)
+      const acronym = /^[A-Z]{2,5}\b/.exec(written)?.[0]
+      if (!acronym || r.words.length < 2) return undefined
+      const rest = ` ${r.words.slice(1).join(" ")}`
+      const letters = acronym.toLowerCase()
+      const intros = (view.head(r.head) ?? []).filter((i) => {
+        if (!i.key.endsWith(rest)) return false
+        const expanded = i.key.slice(0, i.key.length - rest.length).split(" ")
+        return expanded.length === letters.length && expanded.every((w, k) => w[0] === letters[k])
+      })
+      return intros.length > 0 ? { intros, how: "exact" } : undefined
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>(inheritedDistributive)
@@ -612,6 +626,14 @@ export const checkAntecedentBasis = (
               found = x
               break
             }
+          }
+        }
+        // "the TTS model" after "a text-to-speech model": an acronym of the words it stands for.
+        if (!found) {
+          const x = acronymReading(r0)
+          if (x) {
+            chosen = r0
+            found = x
           }
         }
         if (!found && m.collective) {
@@ -811,6 +833,8 @@ const slashAlternatives = (r: Reading): Reading[] => {
 const SYMBOL_WORD = /^(?:[A-Z][a-z]?\d*|[a-z]\d+|[A-Z]{1,2}\d*'?)$/
 
 const ARTICLES = new Set(["a", "an", "the", "said"])
+/** "displayed at a browser" / "displayed in the browser": the preposition does not tell them apart. */
+const PLACE_WORDS = new Set(["in", "at", "on", "onto", "into", "within"])
 
 /**
  * The "of" phrases after a mention, joined ("liquid crystal of first pixel region" for "an
@@ -833,7 +857,7 @@ const ofChain = (mentions: ReadonlyArray<Mention>, m: Mention): string | undefin
 const sameQualifier = (a: string, b: string): boolean => {
   if (a === "" || b === "") return false
   // "between at least a first point …" / "between said first and second points": articles and "at least" do not tell them apart.
-  const words = (q: string) => q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w))
+  const words = (q: string) => q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w) && !PLACE_WORDS.has(w))
   const x = words(a)
   const y = words(b)
   if (x.length === 0 || y.length === 0) return false

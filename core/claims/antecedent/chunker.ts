@@ -141,6 +141,8 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
       const plainNext = isWord(follower) && !BOUNDARY.has(follower.l) && !AFTER_HEAD_BOUNDARY.has(follower.l) && !isAdverb(follower.l) && !isDigits(follower.l) && !isThereWord(follower.l)
       if ((AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l)) && !((isEd(l) || IRREGULAR_PARTICIPLES.has(l)) && plainNext)) break
       if (isDigits(l) || isThereWord(l)) break
+      // "the AHB meeting an address condition", "the connector enclosure housing at least one fiber": an -ing noun before an article is the verb.
+      if (ING_NOUNS.has(l) && isWord(follower) && (follower.l === "a" || follower.l === "an" || follower.l === "the" || follower.l === "said" || (follower.l === "at" && t[k + 2]?.l === "least"))) break
       if (isAble(l) && !plainNext) break
       if (isAdverb(l) && !(ORDINALS.has(prevL) || LEADING_ADVERB.has(prevL) || isAdverb(prevL))) break
       const nextTok = t[k + 1]
