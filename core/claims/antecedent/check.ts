@@ -519,6 +519,14 @@ export const checkAntecedentBasis = (
       return intros.length > 0 ? { intros, how: "exact" } : undefined
     }
 
+    /** The key of the phrase right after "in", "on", "of" or "at" following a reference: where the thing is. */
+    const ownerNamedAfter = (m: Mention): string | undefined => {
+      const next = mentions[m.index + 1]
+      if (!next || next.kind === "bare" || next.detTok !== m.tokEnd + 1) return undefined
+      const between = tokens[m.tokEnd]?.l
+      return between === "in" || between === "on" || between === "of" || between === "at" ? next.readings[0]?.key : undefined
+    }
+
     let pendingModifyEnd = -1
     /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
     const distributive = new Set<string>(inheritedDistributive)
@@ -698,6 +706,12 @@ export const checkAntecedentBasis = (
               // "the amount of salt" after "an amount of salt" and "an amount of sugar": the "of" phrase decides;
               // "the address of said selected portion" after addresses of other things is an attribute of its own.
               rivals = rivals.filter((i) => i.ofKey === ofKey)
+            }
+            if (rivals.length > 1) {
+              // "the access opening in the fastening bracket" after "the fastening bracket having an access opening": its owner decides.
+              const where = ownerNamedAfter(m)
+              const owned = where === undefined ? [] : rivals.filter((i) => i.owner === where)
+              if (owned.length === 1) rivals = owned
             }
             if (rivals.length > 1) {
               // "the electromagnetic field within the knee joint" after one "… within the knee joint" and one "… within a medial area": the words after it decide.

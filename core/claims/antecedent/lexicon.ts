@@ -159,7 +159,7 @@ export const ANATOMY = set(`skin epidermis dermis scalp heart cardiac lung pulmo
   cerebral spinal spine vertebra skull cartilage synovia synovium synovial tendon ligament muscle muscular bone
   skeletal marrow artery arterial vein venous aorta nerve neural retina cornea eyelid eyeball eye ocular mouth oral
   gingiva gingival throat esophagus stomach gastric intestine intestinal colon rectum bladder uterus cervix vagina
-  prostate breast udder teat torso abdomen abdominal thorax pelvis knee ankle wrist elbow forearm thigh toe fingertip
+  prostate breast nostril nostrils udder teat torso abdomen abdominal thorax pelvis knee ankle wrist elbow forearm thigh toe fingertip
   palm jaw mandible maxilla blood bloodstream plasma serum lymph mucosa mucosal tumor tumour lesion wound pain
   inflammation symptom swelling itching fever`)
 
