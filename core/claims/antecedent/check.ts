@@ -503,7 +503,7 @@ export const checkAntecedentBasis = (
      * parent's. (A new element of the claim, "further comprising a fastener", is still counted.)
      */
     const repeatsParentWording = (m: Mention, r: Reading): boolean =>
-      !m.elementStart && m.qualifier !== "" && (view.key(r.key) ?? []).some((i) => i.claim !== p.number && i.qualifier === m.qualifier)
+      !m.elementStart && m.qualifier.includes(" ") && (view.key(r.key) ?? []).some((i) => i.claim !== p.number && firstWords(i.qualifier, 3) === firstWords(m.qualifier, 3))
 
     const acronymReading = (r: Reading): { intros: Intro[]; how: "exact" | "suffix" } | undefined => {
       const written = text.slice(r.start, r.end)
@@ -866,6 +866,8 @@ const ofChain = (mentions: ReadonlyArray<Mention>, m: Mention): string | undefin
   }
   return out
 }
+
+const firstWords = (q: string, n: number) => q.split(" ", n).join(" ")
 
 /** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
 const sameQualifier = (a: string, b: string): boolean => {

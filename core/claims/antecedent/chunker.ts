@@ -318,6 +318,7 @@ const matchDeterminer = (t: ReadonlyArray<Token>, i: number): Determiner | undef
     if (c === "one" && d !== "of") return { kind: "intro", det: "at least one", detNumber: "any", next: i + 3 }
     if ((c === "two" || NUMBER_WORDS.has(c)) && d !== "of") return { kind: "intro", det: `at least ${c}`, detNumber: "pl", next: i + 3 }
     if (c === "a" || c === "an") return { kind: "intro", det: "at least a", detNumber: "sg", next: i + 3 }
+    if ((c === "several" || c === "multiple" || c === "many") && d !== "of") return { kind: "intro", det: `at least ${c}`, detNumber: "pl", next: i + 3 }
     return undefined
   }
   if (a === "one" && b === "or" && c === "more" && d !== "of") return { kind: "intro", det: "one or more", detNumber: "any", next: i + 3 }
