@@ -12,6 +12,8 @@ export interface ApiSettings {
   readonly stateDir: string
   /** `postgres://…`: keys and quota counters in PostgreSQL, shared by replicas; unset: files under stateDir. */
   readonly databaseUrl?: Redacted.Redacted<string> | undefined
+  /** Origins a browser may call the API from (CORS_ORIGINS, comma-separated; `*` for any). */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
   readonly keysLiveOnly: boolean
   readonly ocrEnabled: boolean
   readonly warmWindowSeconds: number
@@ -42,6 +44,10 @@ export const settingsFromEnv: Config.Config<ApiSettings> = Config.all({
   artifactsDir: Config.string("ARTIFACTS_DIR").pipe(Config.withDefault("artifacts/current")),
   stateDir: Config.string("STATE_DIR").pipe(Config.withDefault("var/")),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")).pipe(Config.map(Option.getOrUndefined)),
+  corsOrigins: Config.string("CORS_ORIGINS").pipe(
+    Config.withDefault(""),
+    Config.map((v) => v.split(",").map((o) => o.trim().replace(/\/+$/, "")).filter((o) => o.length > 0))
+  ),
   keysLiveOnly: flag("KEYS_LIVE_ONLY", false),
   ocrEnabled: flag("OCR_ENABLED", true),
   warmWindowSeconds: Config.integer("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900))

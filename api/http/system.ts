@@ -16,7 +16,10 @@ import { Drain } from "./middleware/Drain.ts"
 /** The documents change only with a deployment. */
 const PUBLIC_DOC = "public, max-age=300"
 
-export const SYSTEM_PATHS = new Set(["/healthz", "/metrics", "/docs", "/api/v1/openapi.json", "/map"])
+export const SYSTEM_PATHS = new Set(["/healthz", "/metrics", "/docs", "/api/v1/openapi.json", "/map", "/favicon.ico"])
+
+/** A document-with-magnifier mark; browsers accept SVG at /favicon.ico by its content type. */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="5" y="3" width="17" height="23" rx="2" fill="#1f4e79"/><path d="M9 9h9M9 13h9M9 17h6" stroke="#fff" stroke-width="2"/><circle cx="21" cy="21" r="6" fill="none" stroke="#e07b00" stroke-width="3"/><path d="M25.5 25.5 30 30" stroke="#e07b00" stroke-width="3" stroke-linecap="round"/></svg>`
 
 /** The state directory takes a write now (keys, quota counters and caches live there). */
 const stateWritable = (stateDir: string) =>
@@ -83,6 +86,8 @@ export const systemResponse = (path: string) => {
       return metricsText
     case "/docs":
       return Effect.succeed(HttpServerResponse.text(docsPage, { contentType: "text/html; charset=utf-8", headers: { "cache-control": PUBLIC_DOC } }))
+    case "/favicon.ico":
+      return Effect.succeed(HttpServerResponse.text(FAVICON, { contentType: "image/svg+xml", headers: { "cache-control": "public, max-age=86400" } }))
     case "/api/v1/openapi.json":
       return Effect.succeed(HttpServerResponse.unsafeJson(openApiDocument, { headers: { "cache-control": PUBLIC_DOC } }))
     default:

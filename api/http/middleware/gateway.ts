@@ -38,6 +38,7 @@ import { SYSTEM_PATHS, systemResponse } from "../system.ts"
 import { bufferChunkedBody, readJsonBody } from "./body.ts"
 import { Drain } from "./Drain.ts"
 import { requestIdFor, splitUrl } from "./request-id.ts"
+import { isPreflight, preflightResponse, webPolish } from "./web.ts"
 
 const CAPABILITY_TAGS = new Set([
   "InvalidRequest", "NotFound", "NotIndexed", "UpstreamUnavailable", "MapCoordinatesUnavailable", "CorpusUnavailable", "BackendFailed",
@@ -123,7 +124,9 @@ export const gateway = Effect.gen(function* () {
       const context = { requestId, timestamp: new Date(settings.now()).toISOString() }
 
       let outcome: { response: HttpServerResponse.HttpServerResponse; route: string; caller?: Caller }
-      if (SYSTEM_PATHS.has(path) && !(drain.isDraining() && path !== "/metrics" && path !== "/healthz")) {
+      if (isPreflight(request)) {
+        outcome = { response: preflightResponse(request, path, settings.corsOrigins ?? []), route: "preflight" }
+      } else if (SYSTEM_PATHS.has(path) && !(drain.isDraining() && path !== "/metrics" && path !== "/healthz")) {
         outcome =
           request.method === "GET" || request.method === "HEAD"
             ? { response: yield* systemResponse(path), route: path }
@@ -160,6 +163,7 @@ export const gateway = Effect.gen(function* () {
 
       let response = HttpServerResponse.setHeader(outcome.response, "x-request-id", requestId)
       if (!response.headers["cache-control"]) response = HttpServerResponse.setHeader(response, "cache-control", "no-store")
+      response = yield* webPolish(request, response, { path, authenticated: !SYSTEM_PATHS.has(path), corsOrigins: settings.corsOrigins ?? [] })
       const seconds = (performance.now() - started) / 1000
       metrics.observeRequest(outcome.route, request.method, response.status, seconds)
       if (settings.logRequests) {
