@@ -8,6 +8,9 @@ N ?= 100000
 OUT ?= .tmp/synth-$(N)
 SEED ?= 42
 SOAK_MINUTES ?= 10
+# The encoder the pipeline trains: lsa (default) or fasttext (subword skip-gram); see README.
+ENCODER ?= lsa
+export ENCODER
 TSX := node --import tsx
 
 # onnxruntime-node's install script would fetch CUDA parts from outside the registry: skip it
@@ -50,6 +53,7 @@ bench: install
 	$(TSX) bench/ingest.ts --synth $(N)
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/encoder-similarity.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/patent-map.ts --points 1000000
 	$(TSX) bench/retrieval.ts
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current

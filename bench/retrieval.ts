@@ -277,7 +277,7 @@ const latency = async (versionDir: string) => {
   db.close()
   const hub = await startWarmHub(versionDir)
   const stateDir = fsSync.mkdtempSync(path.join(os.tmpdir(), "bench-retrieval-"))
-  const key = await createKey(stateDir, { name: "bench", daily: 1e9, monthly: 1e9 })
+  const key = await createKey(stateDir, { name: "bench", daily: 100_000_000, monthly: 3_000_000_000 })
   const server = await startServer({ port: 0, stateDir, hubUrl: hub.url, artifactsDir: versionDir, logRequests: false })
   const search = async (body: Record<string, unknown>) => {
     const t = performance.now()

@@ -11,8 +11,8 @@
  *                  (bench/encoder-similarity.ts), worse than LSA on the sample's held-out
  *                  citations (bench/retrieval.ts), so not yet the default.
  *
- * The stage's code version does not include ENCODER: after switching it, build into a fresh
- * artifacts folder, or the runner reuses the encoder (and index) of the last build.
+ * ENCODER is part of the stage's code version: switching it retrains, and the stages after it
+ * (embed, map, atlas, …) rebuild from the new model.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { Config, Effect } from "effect"
@@ -191,6 +191,8 @@ export const trainEncoder = (
 export const encoderStage: Stage = {
   name: "encoder",
   sources: ["pipeline/encoder", "core/encoder", "core/text/tokenize.ts"],
+  // Switching ENCODER retrains (and so re-embeds) instead of reusing the other kind's model.
+  settings: () => `ENCODER=${Effect.runSync(Effect.orElseSucceed(EncoderKind, () => "lsa"))}`,
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
   run: (ctx) =>

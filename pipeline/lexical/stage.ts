@@ -47,7 +47,9 @@ export const lexicalStage: Stage = {
         const tfs = await conn.createAppender("tf")
         let doc = 0
         await withTables(ctx.workDir, async (src) => {
-          const result = await src.stream(`SELECT app_num, title, abstract FROM applications ORDER BY app_num`)
+          // Design and plant applications have no vector and are not prior art for a utility claim
+          // (SPEC 4.2): keeping them out of the postings keeps them out of hybrid results too.
+          const result = await src.stream(`SELECT app_num, title, abstract FROM applications WHERE coalesce(doc_type, '') NOT IN ('design', 'plant') ORDER BY app_num`)
           for await (const rows of result.yieldRowsJs()) {
             for (const [app, title, abstract] of rows as [string, string | null, string | null][]) {
               const text = `${title ?? ""}\n${abstract ?? ""}`.trim()

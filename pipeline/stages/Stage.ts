@@ -35,6 +35,8 @@ export interface Stage {
   readonly name: string
   /** Source paths (files or folders, repo-relative) whose content makes up the stage's code version. */
   readonly sources: ReadonlyArray<string>
+  /** Settings that change what the stage produces (e.g. ENCODER), folded into its code version. */
+  readonly settings?: () => string
   /** Earlier stages whose outputs this stage reads. */
   readonly dependsOn: ReadonlyArray<string>
   /** Which corpus files the stage reads (by corpus-relative path). */

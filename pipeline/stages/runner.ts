@@ -161,7 +161,9 @@ const build = (opts: PipelineOptions) =>
     const location = parseCorpusLocation(opts.corpus)
     const root = path.resolve(opts.artifactsRoot)
     const files = yield* store.list(location)
-    const codeVersions = yield* Effect.promise(() => Promise.all(opts.stages.map((s) => codeVersionOf(s.sources))))
+    const codeVersions = yield* Effect.promise(() =>
+      Promise.all(opts.stages.map(async (s) => (s.settings ? sha256(`${await codeVersionOf(s.sources)}|${s.settings()}`).slice(0, 16) : codeVersionOf(s.sources))))
+    )
     const buildKey = sha256(
       JSON.stringify({ files: files.map((f) => [f.path, f.fingerprint]), code: opts.stages.map((s, i) => [s.name, codeVersions[i]]) })
     ).slice(0, 16)
