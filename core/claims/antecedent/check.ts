@@ -540,7 +540,9 @@ export const checkAntecedentBasis = (
         const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m) && !statesCountOrValue(m, r0) && !repeatsParentWording(m, r0)
         if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
-          const sameThing = (i: Intro) => m.owner === undefined || i.owner === m.owner
+          // Parts of an element recited more than once ("a body having a coefficient …" for each of several bodies) belong to different things.
+          const ownerRecitedTwice = m.owner !== undefined && distinctOrigins((view.key(m.owner) ?? []).filter((i) => i.counting)).length > 1
+          const sameThing = (i: Intro) => !ownerRecitedTwice && (m.owner === undefined || i.owner === m.owner)
           const same = view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart && sameThing(i)) ?? []
           const own = same.filter((i) => i.claim === p.number)
           const inherited = p.isIndependent ? [] : same.filter((i) => i.claim !== p.number)
