@@ -9,28 +9,18 @@
  *   node --import tsx bench/api-throughput.ts [--artifacts artifacts/current] [--seconds 5]
  */
 import { DuckDBInstance } from "@duckdb/node-api"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from "autocannon"
-import { createKey } from "../api/auth/issue.ts"
 import { printTable, writeResult } from "./report.ts"
+import { serveForBench } from "./serve-process.ts"
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback)
 const seconds = Number(arg("--seconds", "5"))
 const artifactsDir = fs.realpathSync(arg("--artifacts", "artifacts/current"))
 const manifest = JSON.parse(fs.readFileSync(path.join(artifactsDir, "manifest.json"), "utf8")) as { version: string }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 
 /** Inputs drawn from the version itself, so every request asks for something that exists. */
 const db = await DuckDBInstance.create(":memory:")
@@ -49,22 +39,8 @@ const claims = (
 connection.closeSync()
 db.closeSync()
 
-const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-api-"))
-const key = await createKey(stateDir, { name: "bench", daily: 100_000_000, monthly: 3_000_000_000 })
-const port = await freePort()
-const server = { url: `http://127.0.0.1:${port}` }
-const serve = spawn(process.execPath, ["--import", "tsx", "api/serve.ts"], {
-  env: { ...process.env, PORT: String(port), HUB_URL: `http://127.0.0.1:${await freePort()}`, ARTIFACTS_DIR: artifactsDir, STATE_DIR: stateDir },
-  stdio: ["ignore", "pipe", "inherit"],
-  detached: true
-})
-let out = ""
-serve.stdout!.on("data", (c: Buffer) => (out += c.toString().slice(0, 10_000)))
-const started = Date.now()
-while (!out.includes("Ctrl-C stops both")) {
-  if (Date.now() - started > 180_000 || serve.exitCode !== null) throw new Error(`make serve did not start:\n${out}`)
-  await new Promise((r) => setTimeout(r, 200))
-}
+const server = await serveForBench(artifactsDir)
+const key = server.key
 await fetch(`${server.url}/api/v1/warmup?wait=60`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
 // The CPC index and the search state load in the background at start: wait for both.
 await fetch(`${server.url}/api/v1/patent-intel/cpc/H01B`, { headers: { authorization: `Bearer ${key}` } })
@@ -123,9 +99,7 @@ for (const s of scenarios) {
   }
 }
 
-process.kill(-serve.pid!, "SIGTERM")
-await new Promise((r) => serve.once("exit", r))
-fs.rmSync(stateDir, { recursive: true, force: true })
+await server.stop()
 
 printTable(`API throughput, version ${manifest.version} (${seconds} s each, real answers)`, rows, [
   ["scenario", (r) => r.scenario],

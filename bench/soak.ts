@@ -6,28 +6,18 @@
  *
  *   node --import tsx bench/soak.ts [--artifacts artifacts/current] [--minutes 10] [--connections 32]
  */
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { createKey } from "../api/auth/issue.ts"
 import { routeExamples } from "../api/docs/examples.ts"
 import { printTable, writeResult } from "./report.ts"
+import { serveForBench } from "./serve-process.ts"
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback)
 const minutes = Number(arg("--minutes", "10"))
 const connections = Number(arg("--connections", "32"))
 const artifactsDir = fs.realpathSync(arg("--artifacts", "artifacts/current"))
 const ABORT_SHARE = 0.05
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 
 /** Every route with its documented example (the same ones the OpenAPI walk test answers). */
 const calls = Object.entries(routeExamples).map(([route, example]) => {
@@ -38,22 +28,9 @@ const calls = Object.entries(routeExamples).map(([route, example]) => {
   return { route, method, path: `${p}${query ? `?${query}` : ""}`, body: example.body === undefined ? undefined : JSON.stringify(example.body) }
 })
 
-const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "soak-"))
-const key = await createKey(stateDir, { name: "soak", daily: 100_000_000, monthly: 3_000_000_000 })
-const port = await freePort()
-const base = `http://127.0.0.1:${port}`
-const serve = spawn(process.execPath, ["--import", "tsx", "api/serve.ts"], {
-  env: { ...process.env, PORT: String(port), HUB_URL: `http://127.0.0.1:${await freePort()}`, ARTIFACTS_DIR: artifactsDir, STATE_DIR: stateDir },
-  stdio: ["ignore", "pipe", "inherit"],
-  detached: true
-})
-let out = ""
-serve.stdout!.on("data", (c: Buffer) => (out += c.toString().slice(0, 10_000)))
-const deadline = Date.now() + 180_000
-while (!out.includes("Ctrl-C stops both")) {
-  if (Date.now() > deadline || serve.exitCode !== null) throw new Error(`make serve did not start:\n${out}`)
-  await new Promise((r) => setTimeout(r, 200))
-}
+const served = await serveForBench(artifactsDir)
+const { key, url: base } = served
+const serve = served.process
 await fetch(`${base}/api/v1/warmup?wait=60&rerank=1`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
 
 const rssMb = () => {
@@ -124,9 +101,7 @@ const started = Date.now()
 await Promise.all(Array.from({ length: connections }, (_, w) => worker(w * 104729 + 3, started + minutes * 60_000)))
 const seconds = (Date.now() - started) / 1000
 const rssEnd = rssMb()
-process.kill(-serve.pid!, "SIGTERM")
-await new Promise((r) => serve.once("exit", r))
-fs.rmSync(stateDir, { recursive: true, force: true })
+await served.stop()
 
 latencies.sort((a, b) => a - b)
 const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0)

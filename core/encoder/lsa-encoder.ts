@@ -5,13 +5,12 @@
  * and padded into batches (id 0, weight 0), which the graph turns into zero contributions.
  */
 import ort from "onnxruntime-node"
-import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { EncoderSessionOptions, PatentTextEncoder, TokenVectors } from "./encoder.ts"
 import { EncoderLoadError } from "./errors.ts"
 import { type EncoderFeatures, featurizePatentText, type LsaEncoderSettings, parseLsaEncoderSettings } from "./featurize.ts"
 import { lsaEncoderFiles, lsaInputNames, lsaOutputNames } from "./lsa-format.ts"
-import { sessionOptions } from "./session.ts"
+import { readEncoderJson, sessionOptions } from "./session.ts"
 import { LsaVocabulary, paddingTermId } from "./vocabulary.ts"
 
 /** Batches are cut so batch × longest text stays under this many token slots. */
@@ -32,13 +31,7 @@ export class LsaTextEncoder implements PatentTextEncoder {
   }
 
   static async load(folder: string, options: EncoderSessionOptions = {}): Promise<LsaTextEncoder> {
-    const read = async (name: string) => {
-      try {
-        return JSON.parse(await fs.readFile(path.join(folder, name), "utf8")) as unknown
-      } catch (e) {
-        throw new EncoderLoadError({ folder, reason: `${name} unreadable (${(e as Error).message})` })
-      }
-    }
+    const read = (name: string) => readEncoderJson(folder, name)
     let settings: LsaEncoderSettings
     let vocabulary: LsaVocabulary
     try {

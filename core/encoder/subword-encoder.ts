@@ -6,11 +6,10 @@
  * into zero contributions.
  */
 import ort from "onnxruntime-node"
-import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { EncoderSessionOptions, PatentTextEncoder, TokenVectors } from "./encoder.ts"
 import { EncoderLoadError } from "./errors.ts"
-import { sessionOptions } from "./session.ts"
+import { readEncoderJson, sessionOptions } from "./session.ts"
 import {
   parseSubwordEncoderSettings,
   type SubwordEncoderSettings,
@@ -46,13 +45,7 @@ export class SubwordTextEncoder implements PatentTextEncoder {
   }
 
   static async load(folder: string, options: EncoderSessionOptions = {}): Promise<SubwordTextEncoder> {
-    const read = async (name: string) => {
-      try {
-        return JSON.parse(await fs.readFile(path.join(folder, name), "utf8")) as unknown
-      } catch (e) {
-        throw new EncoderLoadError({ folder, reason: `${name} unreadable (${(e as Error).message})` })
-      }
-    }
+    const read = (name: string) => readEncoderJson(folder, name)
     let settings: SubwordEncoderSettings
     let dictionary: SubwordDictionary
     try {
