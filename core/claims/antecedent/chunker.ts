@@ -82,6 +82,8 @@ const ABLE_NOUNS = new Set(["table", "cable", "variable", "vegetable", "turntabl
 /** "a member having a distal end", "a valve with a seat": what follows is a part of that member. */
 const POSSESSION = new Set(["having", "has", "have", "with"])
 
+const INCLUDING = new Set(["including", "includes", "comprising", "comprises", "containing", "contains"])
+
 /** Coordinable words that are also nouns: "the voltage source varies" may end at "source". */
 const COORDINABLE_NOUNS = new Set(["source", "target", "input", "output", "inlet", "outlet", "front", "rear", "back", "top", "bottom", "inside", "outside", "start", "end", "minimum", "maximum"])
 
@@ -457,6 +459,10 @@ const ownerOf = (t: ReadonlyArray<Token>, mentions: ReadonlyArray<Mention>, i: n
   const linker = between.join(" ")
   if (between.length === 1 && POSSESSION.has(linker)) return before.readings[0]?.key
   if (between.length === 2 && (between[0] === "each" || between[0] === "which" || between[0] === "that") && POSSESSION.has(between[1])) return before.readings[0]?.key
+  // "a second deflection device disposed behind the first one and including a plurality of fins": the fins are the element's being recited.
+  if (between.length === 2 && between[0] === "and" && (POSSESSION.has(between[1]) || INCLUDING.has(between[1]))) {
+    for (let k = mentions.length - 1, n = 0; k >= 0 && n < 6; k--, n++) if (mentions[k].kind === "intro" && mentions[k].elementStart) return mentions[k].readings[0]?.key
+  }
   if (before.kind === "intro" && before.owner !== undefined && (linker === "," || linker === "and" || linker === ", and" || linker === "or" || linker === ", or")) return before.owner
   return undefined
 }
