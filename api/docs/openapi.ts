@@ -29,7 +29,22 @@ const withoutDecodeError = (response: Json, components: Json) => {
   if (only) response.description = components[String(only).split("/").pop()!]?.description ?? response.description
 }
 
+/**
+ * Effect writes `"$id": "/schemas/unknown"` (and the like) into every inline schema of an
+ * unknown or any value: 33 schemas with one id make the document invalid JSON Schema 2020-12.
+ */
+const withoutGenericIds = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(withoutGenericIds)
+  if (node === null || typeof node !== "object") return
+  const o = node as Json
+  if (typeof o.$id === "string" && o.$id.startsWith("/schemas/")) delete o.$id
+  for (const v of Object.values(o)) withoutGenericIds(v)
+}
+
 const finish = (spec: Json): Json => {
+  spec.servers = [{ url: "/", description: "This service (the API is under /api/v1)" }]
+  spec.info.license = { name: "Proprietary: use under the terms of your API key" }
+  withoutGenericIds(spec)
   spec.components.securitySchemes = {
     bearer: { type: "http", scheme: "bearer", description: "API key: ak_live_ or ak_test_ followed by 32 letters and digits" }
   }

@@ -24,6 +24,18 @@ const refsIn = (value: unknown, out: Array<string> = []): Array<string> => {
 }
 
 describe("OpenAPI document", () => {
+  it("names its servers and licence and gives no two schemas one $id (valid JSON Schema 2020-12)", () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: "/" })])
+    expect(doc.info.license.name).toBeTruthy()
+    const ids: Array<string> = []
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk)
+      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) k === "$id" && typeof x === "string" ? ids.push(x) : walk(x)
+    }
+    walk(doc)
+    expect(ids.length).toBe(new Set(ids).size)
+  })
+
   it("is OpenAPI 3.1 with the interface version and a bearer security scheme applied everywhere", () => {
     expect(doc.openapi).toBe("3.1.0")
     expect(doc.info).toMatchObject({ title: expect.any(String), version: "0.1.0" })
