@@ -479,7 +479,7 @@ export const checkAntecedentBasis = (
      * chain recites, not a further element.
      */
     const statesCountOrValue = (m: Mention, r: Reading): boolean => {
-      if (VALUE_AFTER.test(qualifierAt(tokens, m.tokEnd))) return view.key(r.key) !== undefined
+      if (m.next === "of" && VALUE_AFTER.test(qualifierAt(tokens, m.tokEnd))) return view.key(r.key) !== undefined
       const counted = m.det !== "a" && m.det !== "a single" && m.det !== "a further" && m.det !== "another" && m.det !== "a plurality of"
       return counted && m.detNumber !== undefined && m.detNumber !== "sg" && STATING_VERBS.has(m.prev) && view.key(r.key) !== undefined
     }
@@ -503,7 +503,7 @@ export const checkAntecedentBasis = (
      * parent's. (A new element of the claim, "further comprising a fastener", is still counted.)
      */
     const repeatsParentWording = (m: Mention, r: Reading): boolean =>
-      !m.elementStart && m.qualifier.includes(" ") && (view.key(r.key) ?? []).some((i) => i.claim !== p.number && firstWords(i.qualifier, 3) === firstWords(m.qualifier, 3))
+      ancestors.length > 0 && !m.elementStart && m.qualifier.includes(" ") && (view.key(r.key) ?? []).some((i) => i.claim !== p.number && firstWords(i.qualifier, 3) === firstWords(m.qualifier, 3))
 
     const acronymReading = (r: Reading): { intros: Intro[]; how: "exact" | "suffix" } | undefined => {
       const written = text.slice(r.start, r.end)
