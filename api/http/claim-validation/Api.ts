@@ -89,7 +89,10 @@ const Issue = Schema.Struct({
   severity: Severity3,
   start: Schema.Number.annotations({ description: "Character offset into the claim text (text.slice(start, end) is the term as written)" }),
   end: Schema.Number,
-  snippet: Schema.String
+  snippet: Schema.String,
+  informational: Schema.optional(Schema.Literal(true)).annotations({
+    description: "Listed at the low floor but not a defect: basis only in the preamble, or a term derived from a recited step ('the received rank')"
+  })
 }).annotations({ identifier: "AntecedentIssue" })
 
 const SuppressedCandidate = Schema.Struct({
@@ -118,6 +121,7 @@ const Stats = Schema.Struct({
   issueCount: Schema.Number,
   claimsWithIssues: Schema.Number,
   bySeverity: Schema.Struct({ high: Schema.Number, medium: Schema.Number, low: Schema.Number }),
+  informational: Schema.optional(Schema.Number).annotations({ description: "How many of the low findings are informational" }),
   byType: Schema.Record({ key: Schema.String, value: Schema.Number })
 })
 
