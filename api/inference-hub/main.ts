@@ -47,5 +47,9 @@ const HubLive = Effect.gen(function* () {
 )
 
 // The parent went away (even kill -9): stop rather than linger on the port as an orphan.
-if (process.send) process.on("disconnect", () => process.exit(0))
+// (Checked once too: the channel may have closed while this module was still loading.)
+if (process.send) {
+  process.on("disconnect", () => process.exit(0))
+  if (!process.connected) process.exit(0)
+}
 NodeRuntime.runMain(Layer.launch(HubLive))
