@@ -41,6 +41,24 @@ const withoutGenericIds = (node: unknown): void => {
   for (const v of Object.values(o)) withoutGenericIds(v)
 }
 
+const INTEGER_TEXT = "^[+-]?\\d{1,10}$"
+const NUMBER_TEXT = "^[+-]?(\\d{1,10}(\\.\\d{0,12})?|\\.\\d{1,12})$"
+
+/**
+ * Query values arrive as text, so HttpApi documents their encoded side (a string with a digit
+ * pattern). Generators and linters want the value's type: integer or number with its bounds.
+ */
+const typedQueryParameter = (p: Json) => {
+  const schema = p.schema
+  if (p.in !== "query" || schema?.type !== "string" || (schema.pattern !== INTEGER_TEXT && schema.pattern !== NUMBER_TEXT)) return
+  const bounds = /between\((-?[\d.]+), (-?[\d.]+)\)/.exec(String(schema.title ?? ""))
+  p.schema = {
+    type: schema.pattern === INTEGER_TEXT ? "integer" : "number",
+    ...(bounds ? { minimum: Number(bounds[1]), maximum: Number(bounds[2]) } : {}),
+    ...(schema.description ? { description: schema.description } : {})
+  }
+}
+
 const finish = (spec: Json): Json => {
   spec.servers = [{ url: "/", description: "This service (the API is under /api/v1)" }]
   spec.info.license = { name: "Proprietary: use under the terms of your API key" }
@@ -64,6 +82,7 @@ const finish = (spec: Json): Json => {
     if (tool) op["x-mcp-tool"] = tool
     const example = routeExamples[`${route.method} ${route.template}`]
     for (const p of op.parameters ?? []) {
+      typedQueryParameter(p)
       const value = p.in === "path" ? example?.params?.[p.name] : example?.query?.[p.name]
       if (value !== undefined) p.example = value
     }

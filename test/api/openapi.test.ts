@@ -24,7 +24,7 @@ const refsIn = (value: unknown, out: Array<string> = []): Array<string> => {
 }
 
 describe("OpenAPI document", () => {
-  it("names its servers and licence and gives no two schemas one $id (valid JSON Schema 2020-12)", () => {
+  it("names its servers and licence and gives no two schemas one $id (valid JSON Schema 2020-12), and types numeric query parameters", () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: "/" })])
     expect(doc.info.license.name).toBeTruthy()
     const ids: Array<string> = []
@@ -34,6 +34,9 @@ describe("OpenAPI document", () => {
     }
     walk(doc)
     expect(ids.length).toBe(new Set(ids).size)
+    const whitespace = doc.paths["/api/v1/patent-map/whitespace"].get.parameters
+    expect(whitespace.find((p: any) => p.name === "limit").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 500 })
+    expect(whitespace.find((p: any) => p.name === "minOpportunity").schema).toMatchObject({ type: "number", minimum: 0, maximum: 1 })
   })
 
   it("is OpenAPI 3.1 with the interface version and a bearer security scheme applied everywhere", () => {
