@@ -1,10 +1,9 @@
 /** Quotas and metering (SPEC parts 5 and 8): windows, resets, exactness under concurrency, durability across restarts and crashes. */
-import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { listKeys } from "../../api/auth/issue.ts"
 import { QuotaLedger } from "../../api/quota/ledger.ts"
-import { call, startStubHub, startTestServer, tempDir, type TestServer } from "./support.ts"
+import { call, spawnApiProcess, startStubHub, startTestServer, tempDir, type TestServer } from "./support.ts"
 
 const METERED = "/api/v1/guidance/design-code/01" // answers 503 while guidance is not built: still metered
 const FREE = "/api/v1/warmup"
@@ -105,21 +104,7 @@ describe("exactness and durability", () => {
     const key = await probe.key({ daily: 1_000_000, monthly: 1_000_000 })
     await probe.close()
 
-    const child = spawn(process.execPath, ["--import", "tsx", "api/main.ts"], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", STATE_DIR: stateDir, ARTIFACTS_DIR: path.join(stateDir, "none"), HUB_URL: "http://127.0.0.1:9" },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-    const url = await new Promise<string>((resolve, reject) => {
-      let buffer = ""
-      child.stdout!.on("data", (chunk: Buffer) => {
-        buffer += chunk.toString()
-        const line = buffer.split("\n").find((l) => l.includes('"listening"'))
-        if (line) resolve(JSON.parse(line).url)
-      })
-      child.once("exit", (code) => reject(new Error(`server exited early (${code})`)))
-    })
+    const { child, url, exited } = await spawnApiProcess({ STATE_DIR: stateDir, ARTIFACTS_DIR: path.join(stateDir, "none") })
 
     let answered = 0
     let killed = false

@@ -9,7 +9,7 @@
  * server the tests are skipped with a warning, like the other tests that need a Debian service;
  * under CI (CI set) they fail instead, since .ci/run installs and starts PostgreSQL.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import { promisify } from "node:util"
@@ -18,7 +18,7 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { pgKeys } from "../../api/auth/pg-keys.ts"
 import { MIGRATIONS, migrate } from "../../api/state/migrations.ts"
-import { call, startTestServer, tempDir } from "./support.ts"
+import { type ApiProcess, call, spawnApiProcess, startTestServer, tempDir } from "./support.ts"
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, "../..")
@@ -61,41 +61,9 @@ const freshDatabase = async () => {
   }
 }
 
-interface Replica {
-  readonly url: string
-  readonly child: ChildProcess
-  readonly exited: Promise<void>
-}
-
 /** One API process (api/main.ts) on an ephemeral port, its own STATE_DIR, the shared database. */
-const startReplica = async (databaseUrl: string, artifactsDir: string): Promise<Replica> => {
-  const child = spawn(process.execPath, ["--import", "tsx", "api/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      STATE_DIR: tempDir("replica"),
-      ARTIFACTS_DIR: artifactsDir,
-      HUB_URL: "http://127.0.0.1:9",
-      DATABASE_URL: databaseUrl
-    },
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = ""
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString()
-      const line = buffer.split("\n").find((l) => l.includes('"listening"'))
-      if (line) resolve(JSON.parse(line).url)
-    })
-    child.once("exit", (code) => reject(new Error(`replica exited before listening (${code})`)))
-  })
-  // Keep draining its logs so a full pipe never stalls it.
-  child.stdout!.resume()
-  return { url, child, exited }
-}
+const startReplica = (databaseUrl: string, artifactsDir: string) =>
+  spawnApiProcess({ STATE_DIR: tempDir("replica"), ARTIFACTS_DIR: artifactsDir, DATABASE_URL: databaseUrl })
 
 /** The key CLI as `npm run --silent keys --` runs it (node + tsx, without npm's own start-up). */
 const keysCli = (databaseUrl: string, args: ReadonlyArray<string>) =>
@@ -116,7 +84,7 @@ const get = async (base: string, key: string) => {
 describe.skipIf(!reachable)("keys and quotas shared by replicas through PostgreSQL", () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>
   let pool: pg.Pool
-  const replicas: Array<Replica> = []
+  const replicas: Array<ApiProcess> = []
 
   const countedFor = async (key: string) => {
     const { rows } = await pool.query<{ n: string }>(
@@ -186,7 +154,7 @@ describe.skipIf(!reachable)("keys and quotas shared by replicas through PostgreS
 
   it("SIGKILL of one replica during a bounded load: every answered request is counted", async () => {
     const key = (await keysCli(database.url, ["create", "--name", "crash", "--daily", "1000000", "--monthly", "1000000"])).stdout.trim()
-    const [victim, survivor] = replicas as [Replica, Replica]
+    const [victim, survivor] = replicas as [ApiProcess, ApiProcess]
     const answered = { victim: 0, survivor: 0 }
     let inFlightAtVictim = 0
     let maxInFlightAtKill = 0

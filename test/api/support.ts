@@ -1,4 +1,5 @@
 /** Shared fixtures for the API tests: a real server on an ephemeral port, keys, a stub hub. */
+import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { createServer, type Server } from "node:http"
 import * as os from "node:os"
@@ -101,4 +102,32 @@ export const startStubHub = async (): Promise<StubHub> => {
       server.close(() => resolve())
     })
   })
+}
+
+export interface ApiProcess {
+  readonly url: string
+  readonly child: ChildProcess
+  readonly exited: Promise<void>
+}
+
+/** The API's process entry (api/main.ts) on an ephemeral loopback port, with `env` over this process's. */
+export const spawnApiProcess = async (env: Record<string, string>): Promise<ApiProcess> => {
+  const child = spawn(process.execPath, ["--import", "tsx", "api/main.ts"], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HUB_URL: "http://127.0.0.1:9", ...env },
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const line = buffer.split("\n").find((l) => l.includes('"listening"'))
+      if (line) resolve(JSON.parse(line).url)
+    })
+    child.once("exit", (code) => reject(new Error(`api/main.ts exited before listening (${code})`)))
+  })
+  // Keep draining its logs so a full pipe never stalls it.
+  child.stdout!.resume()
+  return { url, child, exited }
 }
