@@ -49,9 +49,4 @@ export const guardClaimsAnalysis = (claims: unknown, dataQuality?: unknown): unk
 /** Technology center of an art unit as the stage derives it ("2863" → "2800"). */
 export const technologyCenterOf = (artUnit: string | null) => (artUnit && /^\d{3,4}$/.test(artUnit) ? `${artUnit.slice(0, 2)}00` : null)
 
-/**
- * An examiner's art unit: the one stored with the statistics (taken from the name variant with
- * the most applications), else the art unit of another variant of the same examiner's name
- * ("NGUYEN, HOAI-AN D" / "NGUYEN, HOAI AN D"), as SQL over `examiners` aliased `x`.
- */
-export const variantArtUnitSql = `arg_max(x.art_unit, x.application_count) FILTER (WHERE x.art_unit IS NOT NULL)`
+export { variantArtUnitSql } from "../../core/prosecution/sections.ts"

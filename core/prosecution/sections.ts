@@ -26,3 +26,10 @@ export const profileSections = [
   "percentile_rankings",
   "claims_analysis"
 ] as const
+
+/**
+ * An examiner's art unit: the one stored with the statistics (taken from the name variant with
+ * the most applications), else the art unit of another variant of the same examiner's name
+ * ("NGUYEN, HOAI-AN D" / "NGUYEN, HOAI AN D"), as SQL over `examiners` aliased `x`.
+ */
+export const variantArtUnitSql = `arg_max(x.art_unit, x.application_count) FILTER (WHERE x.art_unit IS NOT NULL)`

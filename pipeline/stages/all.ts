@@ -9,6 +9,7 @@ import { lexicalStage } from "../lexical/stage.ts"
 import { mapStage } from "../map/stage.ts"
 import { pageImagesStage } from "../page-images/stage.ts"
 import { prosecutionStage } from "../prosecution/stage.ts"
+import { servingStage } from "../serving/stage.ts"
 import type { Stage } from "./Stage.ts"
 
-export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, atlasStage, lexicalStage, documentsStage, prosecutionStage, guidanceStage, pageImagesStage]
+export const allStages: ReadonlyArray<Stage> = [ingestStage, encoderStage, embedStage, mapStage, atlasStage, lexicalStage, documentsStage, prosecutionStage, servingStage, guidanceStage, pageImagesStage]

@@ -1,0 +1,117 @@
+/**
+ * What the serving stage writes: one record file per lookup the API makes, each from one SQL
+ * statement over the version's tables ordered by key. Grouped specs gather consecutive rows of a
+ * key into one record (a list); the others take one row per key.
+ *
+ * The SQL is the API's own (the same columns, conversions and order), with the per-request
+ * `WHERE key = …` lifted into an ORDER BY, so a record reads back as the rows the route read before.
+ */
+import { RecordFileKind } from "../../core/serving/records.ts"
+import { RECORDS } from "../../core/serving/names.ts"
+import { variantArtUnitSql } from "../../core/prosecution/sections.ts"
+
+export interface RecordSpec {
+  readonly name: string
+  readonly kind: RecordFileKind
+  /** Tables the statement reads; the spec is skipped (and noted) when one is missing. */
+  readonly tables: ReadonlyArray<string>
+  /** Returns a `k` column plus the record's columns, ordered by k (bytewise for text keys). */
+  readonly sql: string
+  /** Gather rows of one key into a list (else one row per key). */
+  readonly grouped: boolean
+}
+
+export const recordSpecs: ReadonlyArray<RecordSpec> = [
+  {
+    name: RECORDS.applications,
+    kind: RecordFileKind.Keyed,
+    tables: ["applications", "vectors"],
+    grouped: false,
+    sql: `
+      SELECT a.app_num AS k, any_value(a.title) AS title, any_value(a.abstract) AS abstract, any_value(a.pub_num) AS pub_num,
+             any_value(a.kind) AS kind, any_value(a.art_unit) AS art_unit,
+             any_value(strftime(a.filing_date, '%Y-%m-%d')) AS filing_date, min(v.key)::BIGINT AS key
+      FROM applications a LEFT JOIN vectors v ON v.app_num = a.app_num
+      WHERE a.app_num IS NOT NULL GROUP BY a.app_num ORDER BY k`
+  },
+  {
+    name: RECORDS.claims,
+    kind: RecordFileKind.Keyed,
+    tables: ["claims"],
+    grouped: true,
+    sql: `SELECT app_num AS k, claim_num, text, depends_on, is_independent FROM claims WHERE app_num IS NOT NULL ORDER BY k, claim_num`
+  },
+  {
+    name: RECORDS.points,
+    kind: RecordFileKind.Ordinal,
+    tables: ["coordinates", "applications", "cpc_assignments"],
+    grouped: false,
+    // The points rule of api/patent-map/points.ts: the main symbol's section, else the alphabetically first.
+    sql: `
+      WITH a AS (SELECT app_num, any_value(art_unit) AS art_unit, any_value(strftime(filing_date, '%Y-%m-%d')) AS filing_date, any_value(title) AS title
+                 FROM applications GROUP BY app_num),
+      s AS (SELECT app_num, coalesce(arg_min(section, symbol) FILTER (WHERE is_main), arg_min(section, symbol)) AS section
+            FROM cpc_assignments GROUP BY app_num)
+      SELECT c.key AS k, c.app_num, c.x, c.y, c.z, s.section, a.art_unit, a.filing_date, a.title
+      FROM coordinates c LEFT JOIN a USING (app_num) LEFT JOIN s USING (app_num)
+      ORDER BY c.key`
+  },
+  {
+    name: RECORDS.citations,
+    kind: RecordFileKind.Keyed,
+    tables: ["citations"],
+    grouped: true,
+    sql: `SELECT citing_app AS k, cited_app, cited_doc, examiner_cited, citing_filing_year FROM citations WHERE citing_app IS NOT NULL
+          ORDER BY k, coalesce(cited_app, cited_doc)`
+  },
+  {
+    name: RECORDS.publications,
+    kind: RecordFileKind.Keyed,
+    tables: ["publications"],
+    grouped: true,
+    sql: `SELECT DISTINCT pub_num AS k, app_num, kind FROM publications WHERE pub_num IS NOT NULL AND app_num IS NOT NULL ORDER BY k, app_num`
+  },
+  {
+    name: RECORDS.cpc,
+    kind: RecordFileKind.Keyed,
+    tables: ["cpc_assignments"],
+    grouped: true,
+    sql: `SELECT app_num AS k, symbol, bool_or(is_inventive) AS inventive, bool_or(is_main) AS main FROM cpc_assignments
+          WHERE app_num IS NOT NULL AND symbol IS NOT NULL GROUP BY app_num, symbol
+          ORDER BY k, main DESC, inventive DESC, symbol`
+  },
+  {
+    name: RECORDS.paragraphs,
+    kind: RecordFileKind.Keyed,
+    tables: ["description_paragraphs"],
+    grouped: true,
+    sql: `SELECT app_num AS k, seq, para_num, heading, text FROM description_paragraphs WHERE app_num IS NOT NULL ORDER BY k, seq`
+  },
+  {
+    name: RECORDS.parents,
+    kind: RecordFileKind.Keyed,
+    tables: ["continuity"],
+    grouped: true,
+    sql: `SELECT child_app AS k, parent_app, relation, parent_filed FROM (
+            SELECT DISTINCT child_app, parent_app, relation, parent_filing_date, strftime(parent_filing_date, '%Y-%m-%d') AS parent_filed FROM continuity
+            WHERE child_app IS NOT NULL AND parent_app IS NOT NULL AND parent_app <> child_app)
+          ORDER BY k, parent_filing_date NULLS LAST, parent_app`
+  },
+  {
+    name: RECORDS.examiners,
+    kind: RecordFileKind.Keyed,
+    tables: ["examiner_statistics", "examiners"],
+    grouped: false,
+    sql: `SELECT s.examiner_id AS k, s.*, (SELECT ${variantArtUnitSql} FROM examiners x WHERE x.examiner_id = s.examiner_id) AS variant_art_unit
+          FROM (SELECT * FROM examiner_statistics QUALIFY row_number() OVER (PARTITION BY examiner_id) = 1) s
+          WHERE s.examiner_id IS NOT NULL ORDER BY k`
+  },
+  {
+    name: RECORDS.artUnits,
+    kind: RecordFileKind.Keyed,
+    tables: ["art_unit_profiles"],
+    grouped: false,
+    sql: `SELECT art_unit AS k, * FROM (SELECT * FROM art_unit_profiles QUALIFY row_number() OVER (PARTITION BY art_unit) = 1)
+          WHERE art_unit IS NOT NULL ORDER BY k`
+  }
+]
