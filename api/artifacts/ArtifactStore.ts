@@ -18,6 +18,8 @@ import * as path from "node:path"
 import { Effect, Option, Pool } from "effect"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
+import { RecordFile } from "../../core/serving/reader.ts"
+import { SERVING_DIR } from "../../core/serving/records.ts"
 import { Settings } from "../config.ts"
 import { CorpusUnavailable } from "../domain/errors.ts"
 
@@ -26,6 +28,8 @@ export interface ServedVersion {
   readonly manifest: Manifest
   readonly tables: ReadonlySet<string>
   readonly instance: DuckDBInstance
+  /** Record files of serving/ by name (absent for versions built before the serving stage). */
+  readonly records: ReadonlyMap<string, RecordFile>
 }
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
@@ -59,7 +63,18 @@ const openVersion = async (artifactsDir: string): Promise<ServedVersion> => {
   } finally {
     connection.closeSync()
   }
-  return { versionDir, manifest, tables: new Set(files.map((f) => path.basename(f, ".parquet"))), instance }
+  return { versionDir, manifest, tables: new Set(files.map((f) => path.basename(f, ".parquet"))), instance, records: await openRecordFiles(versionDir) }
+}
+
+/** Every serving/<name>.idx of the version, opened once (indexes in memory, data files by handle). */
+const openRecordFiles = async (versionDir: string) => {
+  const names = (await fs.readdir(path.join(versionDir, SERVING_DIR)).catch(() => [] as string[])).filter((n) => n.endsWith(".idx")).map((n) => n.slice(0, -4))
+  const files = new Map<string, RecordFile>()
+  for (const name of names.sort()) {
+    const file = await RecordFile.open(versionDir, name)
+    if (file) files.set(name, file)
+  }
+  return files
 }
 
 const queryFailed = (e: unknown) => new CorpusUnavailable({ message: `dataset query failed: ${e instanceof Error ? e.message : String(e)}` })
@@ -94,7 +109,13 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
     const reason = opened._tag === "Left" ? opened.left : undefined
     if (reason) yield* Effect.logWarning(reason)
     // The instance closes after the pool (finalizers run in reverse order of registration).
-    yield* Effect.addFinalizer(() => Effect.sync(() => Option.map(served, (s) => s.instance.closeSync())))
+    yield* Effect.addFinalizer(() =>
+      Option.match(served, {
+        onNone: () => Effect.void,
+        onSome: (s) =>
+          Effect.promise(() => Promise.allSettled([...s.records.values()].map((f) => f.close()))).pipe(Effect.zipRight(Effect.sync(() => s.instance.closeSync())))
+      })
+    )
 
     const pool = yield* Option.match(served, {
       onNone: () => Effect.succeed(Option.none<Pool.Pool<DuckDBConnection, CorpusUnavailable>>()),
@@ -132,6 +153,17 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
         })
       ).pipe(Effect.withSpan("ArtifactStore.query"))
 
+    /**
+     * A record file of the served version (serving/<name>), or None when the version predates the
+     * serving stage: callers then fall back to SQL over the tables.
+     */
+    const records = <R>(name: string): Option.Option<RecordFile<R>> =>
+      Option.flatMap(served, (s) => Option.fromNullable(s.records.get(name) as RecordFile<R> | undefined))
+
+    /** Reads records by key from a record file; a failed read is the dataset being unavailable. */
+    const readRecords = <R, K extends string | number>(file: RecordFile<R>, keys: ReadonlyArray<K>) =>
+      Effect.tryPromise({ try: () => file.getMany(keys), catch: queryFailed }).pipe(Effect.withSpan("ArtifactStore.records"))
+
     /** Readiness: the served version answers a query now (used by /healthz). */
     const probe = query("SELECT 1 AS ok").pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => unavailable("a query answer within 2 s") }))
 
@@ -145,7 +177,9 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
       served: () => served,
       probe,
       requireTables,
-      query
+      query,
+      records,
+      readRecords
     } as const
   })
 }) {}

@@ -13,6 +13,7 @@ import { getPatentClassification } from "./classification.ts"
 import { lookupCpcCode, type CpcLookupOptions } from "./cpc-lookup.ts"
 import { getExaminerProfile } from "./examiner-profile.ts"
 import { findExaminer, type ExaminerSearch } from "./examiner-search.ts"
+import { recordLookup } from "./stored.ts"
 
 export { parseInclude } from "./examiner-profile.ts"
 
@@ -21,6 +22,7 @@ export class PatentIntelService extends Effect.Service<PatentIntelService>()("ap
     const store = yield* ArtifactStore
     const settings = yield* Settings
     const query = store.query
+    const records = recordLookup(store)
     // Loaded once per served version; a failed load is retried by the next lookup.
     const cpcIndex = yield* Effect.cachedInvalidateWithTTL(loadCpcIndex(store), Duration.infinity).pipe(
       Effect.map(([get, invalidate]) => Effect.tapError(get, () => invalidate))
@@ -39,14 +41,14 @@ export class PatentIntelService extends Effect.Service<PatentIntelService>()("ap
         lookupCpcCode(cpcIndex, code, options).pipe(Effect.withSpan("PatentIntel.lookupCpcCode")),
       /** GET /patent-intel/classification/{number} (tool get_patent_classification). */
       getPatentClassification: (number: string) =>
-        getPatentClassification(query, number).pipe(Effect.withSpan("PatentIntel.getPatentClassification")),
+        getPatentClassification(query, records, cpcIndex, number).pipe(Effect.withSpan("PatentIntel.getPatentClassification")),
       /** GET /patent-intel/art-unit/{artUnit} (tool get_art_unit_profile). */
-      getArtUnitProfile: (artUnit: string) => getArtUnitProfile(query, artUnit).pipe(Effect.withSpan("PatentIntel.getArtUnitProfile")),
+      getArtUnitProfile: (artUnit: string) => getArtUnitProfile(query, records, artUnit).pipe(Effect.withSpan("PatentIntel.getArtUnitProfile")),
       /** GET /patent-intel/examiners (tool find_examiner). */
       findExaminer: (search: ExaminerSearch) => findExaminer(query, search).pipe(Effect.withSpan("PatentIntel.findExaminer")),
       /** GET /patent-intel/examiner/{examiner} (tool get_examiner_profile); `include` is the raw query value or a list of names. */
       getExaminerProfile: (examiner: string, include: string | ReadonlyArray<string> = []) =>
-        getExaminerProfile(query, examiner, include).pipe(Effect.withSpan("PatentIntel.getExaminerProfile"))
+        getExaminerProfile(query, records, examiner, include).pipe(Effect.withSpan("PatentIntel.getExaminerProfile"))
     } as const
   })
 }) {}

@@ -5,7 +5,8 @@
  */
 import { Effect } from "effect"
 import { NotFound } from "../domain/errors.ts"
-import { guardClaimsAnalysis, isObject, num, parseStored, str, type Json, type Query } from "./stored.ts"
+import { RECORDS } from "../../core/serving/names.ts"
+import { guardClaimsAnalysis, isObject, num, parseStored, recordOr, str, type Json, type Query, type RecordLookup } from "./stored.ts"
 
 /** Characters of the generated description served; the rest is counted in `length`. */
 export const DESCRIPTION_OPENING = 280
@@ -38,14 +39,16 @@ const cpcSummary = (stored: unknown) => {
   }
 }
 
-export const getArtUnitProfile = (query: Query, artUnit: string) =>
+export const getArtUnitProfile = (query: Query, records: RecordLookup, artUnit: string) =>
   Effect.gen(function* () {
     const au = artUnit.trim()
-    const [row] = yield* query(
-      `SELECT art_unit, technology_center, title, title_source, description, keywords, cpc_codes, examiners, examiner_count, statistics
-       FROM art_unit_profiles WHERE art_unit = $1 LIMIT 1`,
-      [au],
-      ["art_unit_profiles"]
+    const row = yield* recordOr<Json>(records(RECORDS.artUnits, au), () =>
+      query(
+        `SELECT art_unit, technology_center, title, title_source, description, keywords, cpc_codes, examiners, examiner_count, statistics
+         FROM art_unit_profiles WHERE art_unit = $1 LIMIT 1`,
+        [au],
+        ["art_unit_profiles"]
+      )
     )
     if (!row) return yield* Effect.fail(new NotFound({ message: `art unit ${au} is not in the corpus` }))
 

@@ -3,9 +3,12 @@
  * publication number first, then as an application number. Inventive symbols cover what is
  * claimed, additional ones disclosed but unclaimed matter.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { type CpcRecordRow, type PublicationRecordRow, RECORDS } from "../../core/serving/names.ts"
+import type { CorpusUnavailable } from "../domain/errors.ts"
+import type { CpcIndex } from "./cpc-index.ts"
 import { NotFound } from "../domain/errors.ts"
-import { str, type Query } from "./stored.ts"
+import { type Json, recordOr, type RecordLookup, str, type Query } from "./stored.ts"
 
 interface Located {
   readonly matched_as: "publication_number" | "application_number"
@@ -17,14 +20,39 @@ interface Located {
 /** Patent numbers are stored without leading zeros ("07123456" is patent 7123456). */
 const withoutLeadingZeros = (n: string) => n.replace(/^0+(?=\d)/, "")
 
-const locate = (query: Query, number: string) =>
+/** The publication row (exact form first, then without leading zeros; lowest application number). */
+const publicationOf = (query: Query, records: RecordLookup, number: string) => {
+  const forms = [...new Set([number, withoutLeadingZeros(number)])]
+  return Option.match(
+    Option.all(forms.map((f) => records<ReadonlyArray<PublicationRecordRow>>(RECORDS.publications, f))),
+    {
+      onSome: (reads) =>
+        Effect.map(Effect.all(reads, { concurrency: "unbounded" }), (found) => {
+          for (const [i, rows] of found.entries()) if (rows?.length) return { pub_num: forms[i], app_num: rows[0].app_num, kind: rows[0].kind }
+          return undefined
+        }),
+      onNone: () =>
+        Effect.map(
+          query(
+            `SELECT pub_num, app_num, kind FROM publications WHERE pub_num IN ($1, $2) AND app_num IS NOT NULL
+             ORDER BY pub_num = $1 DESC, app_num LIMIT 1`,
+            [number, withoutLeadingZeros(number)],
+            ["publications"]
+          ),
+          (rows) => rows[0] as { pub_num: unknown; app_num: unknown; kind: unknown } | undefined
+        )
+    }
+  )
+}
+
+const applicationOf = (query: Query, records: RecordLookup, appNum: string) =>
+  recordOr<Json>(records(RECORDS.applications, appNum), () =>
+    query(`SELECT app_num, title, kind, pub_num FROM applications WHERE app_num = $1 LIMIT 1`, [appNum], ["applications"])
+  )
+
+const locate = (query: Query, records: RecordLookup, number: string) =>
   Effect.gen(function* () {
-    const [pub] = yield* query(
-      `SELECT pub_num, app_num, kind FROM publications WHERE pub_num IN ($1, $2) AND app_num IS NOT NULL
-       ORDER BY pub_num = $1 DESC, app_num LIMIT 1`,
-      [number, withoutLeadingZeros(number)],
-      ["publications"]
-    )
+    const pub = yield* publicationOf(query, records, number)
     if (pub)
       return {
         matched_as: "publication_number",
@@ -32,32 +60,41 @@ const locate = (query: Query, number: string) =>
         application_number: String(pub.app_num),
         kind_code: str(pub.kind)
       } satisfies Located as Located
-    const [app] = yield* query(`SELECT app_num, pub_num, kind FROM applications WHERE app_num = $1 LIMIT 1`, [number], ["applications"])
+    const app = yield* applicationOf(query, records, number)
     if (app)
       return {
         matched_as: "application_number",
         publication_number: str(app.pub_num),
-        application_number: String(app.app_num),
+        application_number: number,
         kind_code: str(app.kind)
       } satisfies Located as Located
     return yield* Effect.fail(new NotFound({ message: `${number} is neither a publication number nor an application number in the corpus` }))
   })
 
-export const getPatentClassification = (query: Query, number: string) =>
+/** Symbols of an application in served order (main, inventive, then by symbol) with their scheme titles. */
+const symbolsOf = (query: Query, records: RecordLookup, cpcIndex: Effect.Effect<CpcIndex, CorpusUnavailable>, appNum: string) =>
+  Option.match(records<ReadonlyArray<CpcRecordRow>>(RECORDS.cpc, appNum), {
+    onSome: (read) =>
+      Effect.gen(function* () {
+        const [rows, index] = yield* Effect.all([read, cpcIndex], { concurrency: "unbounded" })
+        return (rows ?? []).map((r) => ({ ...r, title: index.scheme.get(r.symbol)?.title ?? null }))
+      }),
+    onNone: () =>
+      query(
+        `SELECT c.symbol, bool_or(c.is_inventive) AS inventive, bool_or(c.is_main) AS main, any_value(s.title) AS title
+         FROM cpc_assignments c LEFT JOIN cpc_scheme s ON s.symbol = c.symbol
+         WHERE c.app_num = $1 AND c.symbol IS NOT NULL GROUP BY c.symbol
+         ORDER BY main DESC, inventive DESC, c.symbol`,
+        [appNum],
+        ["cpc_assignments", "cpc_scheme"]
+      )
+  })
+
+export const getPatentClassification = (query: Query, records: RecordLookup, cpcIndex: Effect.Effect<CpcIndex, CorpusUnavailable>, number: string) =>
   Effect.gen(function* () {
-    const found = yield* locate(query, number.trim())
-    const [symbols, [app]] = yield* Effect.all(
-      [
-        query(
-          `SELECT c.symbol, bool_or(c.is_inventive) AS inventive, bool_or(c.is_main) AS main, any_value(s.title) AS title
-           FROM cpc_assignments c LEFT JOIN cpc_scheme s ON s.symbol = c.symbol
-           WHERE c.app_num = $1 AND c.symbol IS NOT NULL GROUP BY c.symbol
-           ORDER BY main DESC, inventive DESC, c.symbol`,
-          [found.application_number],
-          ["cpc_assignments", "cpc_scheme"]
-        ),
-        query(`SELECT title, kind, pub_num FROM applications WHERE app_num = $1 LIMIT 1`, [found.application_number], ["applications"])
-      ],
+    const found = yield* locate(query, records, number.trim())
+    const [symbols, app] = yield* Effect.all(
+      [symbolsOf(query, records, cpcIndex, found.application_number), applicationOf(query, records, found.application_number)],
       { concurrency: "unbounded" }
     )
     // Some sources flag two main symbols; the first inventive one (then alphabetical) is served.

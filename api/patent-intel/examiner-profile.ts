@@ -7,7 +7,8 @@
 import { Effect } from "effect"
 import { heavySections, profileSections } from "../../core/prosecution/sections.ts"
 import { NotFound } from "../domain/errors.ts"
-import { guardClaimsAnalysis, isObject, parseStored, str, technologyCenterOf, variantArtUnitSql, type Json, type Query } from "./stored.ts"
+import { RECORDS } from "../../core/serving/names.ts"
+import { guardClaimsAnalysis, isObject, parseStored, recordOr, str, technologyCenterOf, variantArtUnitSql, type Json, type Query, type RecordLookup } from "./stored.ts"
 
 export type HeavySection = (typeof heavySections)[number]
 export const WITHHELD_CODES_KEPT = 10
@@ -38,18 +39,20 @@ const withheld = (name: HeavySection, value: unknown) => ({
   ...(name === "document_code_breakdown" && Array.isArray(value) ? { top_codes: value.slice(0, WITHHELD_CODES_KEPT) } : {})
 })
 
-export const getExaminerProfile = (query: Query, examiner: string, include: string | ReadonlyArray<string> = []) =>
+export const getExaminerProfile = (query: Query, records: RecordLookup, examiner: string, include: string | ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
     const id = examinerSlug(examiner)
-    const [row] = id
-      ? yield* query(
-          `SELECT s.examiner_id, s.full_name, s.art_unit, s.technology_center, ${[...lightColumns, ...heavySections].map((c) => `s.${c}`).join(", ")},
-             (SELECT ${variantArtUnitSql} FROM examiners x WHERE x.examiner_id = s.examiner_id) AS variant_art_unit
-           FROM examiner_statistics s WHERE s.examiner_id = $1 LIMIT 1`,
-          [id],
-          ["examiner_statistics", "examiners"]
+    const row = id
+      ? yield* recordOr<Json>(records(RECORDS.examiners, id), () =>
+          query(
+            `SELECT s.examiner_id, s.full_name, s.art_unit, s.technology_center, ${[...lightColumns, ...heavySections].map((c) => `s.${c}`).join(", ")},
+               (SELECT ${variantArtUnitSql} FROM examiners x WHERE x.examiner_id = s.examiner_id) AS variant_art_unit
+             FROM examiner_statistics s WHERE s.examiner_id = $1 LIMIT 1`,
+            [id],
+            ["examiner_statistics", "examiners"]
+          )
         )
-      : []
+      : undefined
     if (!row) return yield* Effect.fail(new NotFound({ message: `no examiner with id or name "${examiner.trim()}"` }))
 
     const light: Json = {}

@@ -3,12 +3,29 @@
  * from DuckDB as bigint, and one stored figure (the average number of independent claims) is only
  * served where it can be trusted.
  */
+import { Effect, Option } from "effect"
 import type { ArtifactStore } from "../artifacts/ArtifactStore.ts"
+import type { CorpusUnavailable } from "../domain/errors.ts"
 
 /** ArtifactStore.query: parameterised SQL ($1, $2 …) over the served version's tables. */
 export type Query = ArtifactStore["query"]
 
 export type Json = Record<string, unknown>
+
+/**
+ * One record by key from a serving record file (core/serving): Some(read) when the served version
+ * has the file, None when it predates the serving stage and the caller must use SQL.
+ */
+export type RecordLookup = <R = Json>(name: string, key: string) => Option.Option<Effect.Effect<R | undefined, CorpusUnavailable>>
+
+export const recordLookup =
+  (store: ArtifactStore): RecordLookup =>
+  <R>(name: string, key: string) =>
+    Option.map(store.records<R>(name), (file) => Effect.map(store.readRecords(file, [key]), (found) => found.get(key)))
+
+/** The record when the version has the file, else the first row of the SQL fallback. */
+export const recordOr = <R>(lookup: Option.Option<Effect.Effect<R | undefined, CorpusUnavailable>>, fallback: () => Effect.Effect<ReadonlyArray<R>, CorpusUnavailable>) =>
+  Option.getOrElse(lookup, () => Effect.map(fallback(), (rows) => rows[0]))
 
 /** A JSON text column as a value; SQL NULL (a section never computed) stays null. */
 export const parseStored = (text: unknown): unknown => (text === null || text === undefined ? null : JSON.parse(String(text)))

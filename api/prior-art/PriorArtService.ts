@@ -10,6 +10,8 @@
  * use when it is not loaded yet (so the first reranked search after a cold start pays its load
  * time; POST /warmup?rerank=1 pays it ahead).
  */
+import { type ApplicationRecord, type ClaimRecordRow, RECORDS } from "../../core/serving/names.ts"
+import type { RecordFile } from "../../core/serving/reader.ts"
 import { Config, Duration, Effect, Option, Redacted } from "effect"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { compileFilter } from "../../core/search/filters.ts"
@@ -139,26 +141,42 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         return { vector: Float32Array.from(v), cached: false }
       })
 
+    // Serving records (one positioned read per application) when the version has them; SQL over
+    // the tables for versions built before the serving stage.
+    const claimRecords = store.records<ReadonlyArray<ClaimRecordRow>>(RECORDS.claims)
+    const applicationRecords = store.records<ApplicationRecord>(RECORDS.applications)
+    const claimsByApp = (file: RecordFile<ReadonlyArray<ClaimRecordRow>>, appNums: ReadonlyArray<string>) => store.readRecords(file, appNums)
+
     const firstClaims = (appNums: ReadonlyArray<string>) =>
       appNums.length === 0
         ? Effect.succeed([] as Array<{ app_num: string; text: string }>)
-        : rows<{ app_num: string; text: string }>(
-            `SELECT app_num, arg_min(text, claim_num) AS text FROM claims WHERE app_num IN (${placeholders(appNums.length)}) GROUP BY app_num`,
-            appNums,
-            ["claims"]
-          )
+        : Option.isSome(claimRecords)
+          ? Effect.map(claimsByApp(claimRecords.value, appNums), (found) =>
+              [...found].flatMap(([app_num, claims]) => (claims[0]?.text ? [{ app_num, text: claims[0].text }] : []))
+            )
+          : rows<{ app_num: string; text: string }>(
+              `SELECT app_num, arg_min(text, claim_num) AS text FROM claims WHERE app_num IN (${placeholders(appNums.length)}) GROUP BY app_num`,
+              appNums,
+              ["claims"]
+            )
     const applicationRows = (appNums: ReadonlyArray<string>) =>
       appNums.length === 0
         ? Effect.succeed([] as ApplicationRow[])
-        : rows<ApplicationRow>(`SELECT app_num, title, abstract FROM applications WHERE app_num IN (${placeholders(appNums.length)})`, appNums, ["applications"])
+        : Option.isSome(applicationRecords)
+          ? Effect.map(store.readRecords(applicationRecords.value, appNums), (found) =>
+              [...found].map(([app_num, a]): ApplicationRow => ({ app_num, title: a.title, abstract: a.abstract }))
+            )
+          : rows<ApplicationRow>(`SELECT app_num, title, abstract FROM applications WHERE app_num IN (${placeholders(appNums.length)})`, appNums, ["applications"])
     const claimRows = (appNums: ReadonlyArray<string>) =>
       appNums.length === 0
         ? Effect.succeed([] as ClaimRow[])
-        : rows<ClaimRow>(
-            `SELECT app_num, claim_num, text, depends_on, is_independent FROM claims WHERE app_num IN (${placeholders(appNums.length)}) ORDER BY app_num, claim_num`,
-            appNums,
-            ["claims"]
-          )
+        : Option.isSome(claimRecords)
+          ? Effect.map(claimsByApp(claimRecords.value, appNums), (found) => [...found].flatMap(([app_num, claims]) => claims.map((c): ClaimRow => ({ app_num, ...c }))))
+          : rows<ClaimRow>(
+              `SELECT app_num, claim_num, text, depends_on, is_independent FROM claims WHERE app_num IN (${placeholders(appNums.length)}) ORDER BY app_num, claim_num`,
+              appNums,
+              ["claims"]
+            )
 
     /** Title, abstract and first claim per application, in the order given: stored documents by key, the tables for the rest. */
     const neighboursOf = (state: SearchState, appNums: ReadonlyArray<string>) =>
