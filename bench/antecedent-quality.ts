@@ -9,7 +9,10 @@
  * Findings per granted claim are counted by severity and type beside the counts of the checker
  * before issue 21 (commit 6f699f8, same sample), so a change shows where it moved findings.
  * `low` counts exclude findings marked informational (preamble-only basis, verb-derived terms),
- * which are counted on their own line. A fixed sample of 50 findings at medium or above is
+ * which are counted on their own line. The claim sets are halved by a hash of the application
+ * number: rules are chosen by reading findings of the `dev` half only (`--list medium` prints
+ * them); the `test` half is reported, never read, so its figures say how the rules carry over to
+ * claims their author has not seen (from issue 21's second round on: earlier rounds read all sets). A fixed sample of 50 findings at medium or above is
  * written into the results with the hand judgement kept from the previous results file for every
  * finding still reported (`--sample` prints the ones still to judge).
  *
@@ -110,6 +113,18 @@ export const BEFORE = {
   } as Record<string, number>
 }
 
+/** FNV-1a of a string: a stable, uniform order that does not depend on which other findings exist. */
+const fnv1a = (s: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0
+  return h
+}
+
+export type Split = "dev" | "test"
+
+/** The half a claim set belongs to, by its application number (its position where none is known). */
+export const splitOf = (set: ClaimSet, n: number): Split => (fnv1a(set[0]?.appNum ?? `set${n}`) % 2 === 0 ? "dev" : "test")
+
 /** Identity of a finding across runs: application (or set position), claim, type and term. */
 const findingKey = (f: Located) => `${f.appNum ?? `set${f.set}`}|${f.issue.claimNumber}|${f.issue.type}|${f.issue.term}`
 
@@ -120,13 +135,6 @@ export interface Judged {
   /** Hand judgement: a defect an attorney would fix (real), or not (false); undefined until read. */
   readonly real?: boolean
   readonly why?: string
-}
-
-/** FNV-1a of a string: a stable, uniform order that does not depend on which other findings exist. */
-const fnv1a = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0
-  return h
 }
 
 /**
@@ -221,8 +229,8 @@ export const plantDefects = (set: ClaimSet, seed: number): PlantedDefect[] => {
 
 const overlaps = (i: AntecedentIssue, d: PlantedDefect) => i.claimNumber === d.claimNumber && i.start < d.end && d.start < i.end
 
-/** Share of planted defects found, per family. */
-export const plantedRecall = (sets: ReadonlyArray<ClaimSet>, seed = 1) => {
+/** Share of planted defects found, per family; `include` picks sets without moving the others' seeds (a half's plants are the whole's). */
+export const plantedRecall = (sets: ReadonlyArray<ClaimSet>, seed = 1, include: (set: ClaimSet, n: number) => boolean = () => true) => {
   const tally: Record<Family, { planted: number; found: number }> = {
     "no-antecedent": { planted: 0, found: 0 },
     double: { planted: 0, found: 0 },
@@ -231,6 +239,7 @@ export const plantedRecall = (sets: ReadonlyArray<ClaimSet>, seed = 1) => {
   }
   const missed: Array<{ family: Family; claim: string }> = []
   sets.forEach((set, n) => {
+    if (!include(set, n)) return
     for (const d of plantDefects(set, seed * 100_003 + n)) {
       tally[d.family].planted++
       const r = checkAntecedentBasis(d.claims, {})
@@ -288,7 +297,10 @@ const main = async () => {
     artifacts >= 0 ? await claimSetsFromArtifacts(args[artifacts + 1]) : (JSON.parse(fs.readFileSync(file!, "utf8")) as Claim[][])
   ).filter((s) => Array.isArray(s) && s.length > 0)
   const precision = findingsPerGrantedClaim(sets)
+  const half = (split: Split) => sets.filter((s, n) => splitOf(s, n) === split)
+  const bySplit = { dev: findingsPerGrantedClaim(half("dev")), test: findingsPerGrantedClaim(half("test")) }
   const recall = plantedRecall(sets)
+  const testRecall = plantedRecall(sets, 1, (s, n) => splitOf(s, n) === "test")
   const us = microsPerClaim(sets)
   const { printTable, writeResult } = await import("./report.ts")
   const resultFile = "bench/results/antecedent-quality.json"
@@ -308,6 +320,12 @@ const main = async () => {
       target: "≥ 0.9",
       detail: `${t.found}/${t.planted}`
     })),
+    ...(["dev", "test"] as const).map((split) => ({
+      measure: `${split} half: high / medium / low / info per claim`,
+      value: ["perClaim", "mediumPerClaim", "lowPerClaim", "informationalPerClaim"].map((k) => bySplit[split][k as "perClaim"].toFixed(3)).join(" / "),
+      target: "≤ 0.01 / 0.05 / 0.25",
+      detail: `${bySplit[split].claims} claims${split === "test" ? `; recall ${Object.values(testRecall.tally).map((t) => (t.planted === 0 ? "-" : (t.found / t.planted).toFixed(2))).join(" ")}` : ""}`
+    })),
     { measure: "µs per claim (fastest pass)", value: us.fastest.toFixed(1), target: "≤ 50", detail: `median pass ${us.median.toFixed(1)} µs; ${sets.length} claim sets` }
   ]
   printTable("Antecedent-basis checker on real granted claims", rows, [
@@ -326,11 +344,29 @@ const main = async () => {
   ])
   await writeResult("antecedent-quality", {
     claimSets: sets.length, claims: precision.claims, highPerClaim: precision.perClaim, mediumPerClaim: precision.mediumPerClaim, lowPerClaim: precision.lowPerClaim,
-    informationalPerClaim: precision.informationalPerClaim, recall: recall.tally, microsPerClaim: us.fastest, microsPerClaimMedian: us.median,
+    informationalPerClaim: precision.informationalPerClaim, recall: recall.tally,
+    splits: Object.fromEntries(
+      (["dev", "test"] as const).map((split) => [split, {
+        claims: bySplit[split].claims, highPerClaim: bySplit[split].perClaim, mediumPerClaim: bySplit[split].mediumPerClaim,
+        lowPerClaim: bySplit[split].lowPerClaim, informationalPerClaim: bySplit[split].informationalPerClaim, byRow: bySplit[split].byRow,
+        ...(split === "test" ? { recall: testRecall.tally } : {})
+      }])
+    ), microsPerClaim: us.fastest, microsPerClaimMedian: us.median,
     findingsByType: table,
     handCheck: { judged: judged.length, real, sample }
   })
   if (process.argv.includes("--sample")) for (const j of sample) if (j.real === undefined) process.stdout.write(`JUDGE ${j.key} [${j.severity}]: ${j.snippet}\n`)
+  // Findings to study when choosing rules: the dev half only (`--list medium`, `--list low`).
+  const list = args.indexOf("--list")
+  if (list >= 0) {
+    const severity = args[list + 1]
+    const dev = half("dev")
+    dev.forEach((set) => {
+      for (const i of checkAntecedentBasis(set, {}).issues) {
+        if (i.severity === severity && !i.informational) process.stdout.write(`${severity.toUpperCase()} ${set[0]?.appNum}|${i.claimNumber} ${i.type} "${i.term}": ${i.snippet}\n`)
+      }
+    })
+  }
   if (process.argv.includes("--missed")) for (const m of recall.missed) process.stdout.write(`MISSED ${m.family}: ${m.claim}\n`)
   // The false alarms to study: each high finding on a granted claim, with its context.
   if (process.argv.includes("--highs")) for (const f of precision.findings) process.stdout.write(`HIGH ${f.type} "${f.term}": ${f.snippet}\n`)

@@ -105,3 +105,73 @@ describe("labelled elements are distinct", () => {
     expect(termsOf(checkAntecedentBasis([{ text: unlabelled }]).issues)).toEqual(["double-inclusion:cyclic carbonate", "ambiguous-reference:cyclic carbonate"])
   })
 })
+
+// Second round of issue 21: families found on the bench's dev half only (the test half was not read).
+
+describe("parts listed under an element belong to that element", () => {
+  it("'c) a second ceramic substrate comprising: a body …, a lower side … and an upper side' recites the second substrate's own parts (10785345, claim 1)", () => {
+    const issues = termsOf(findings(claimSet("10785345"), 1))
+    expect(issues.filter((t) => /:(?:body|upper side|lower side)$/.test(t))).toEqual([])
+    // Planted: a dependent claim adds a body of nothing in particular; that one is the substrate's again.
+    const planted = [...claimSet("10785345"), { number: 2, text: "The assembly of claim 1, further comprising a body." }]
+    expect(termsOf(findings(planted, 2))).toEqual(["double-inclusion:body"])
+  })
+
+  it("'the region thereof extending under the side shanks' is the region recited as extending there (10258197, claim 3)", () => {
+    expect(findings(claimSet("10258197"), 3)).toEqual([])
+    const planted = plant("10258197", 3, "in the region thereof extending under", "in the region thereof reaching under")
+    expect(termsOf(findings(planted, 3))).toEqual(["ambiguous-reference:region"])
+  })
+})
+
+describe("symbols and values", () => {
+  it("'a random number R'' is another number than 'a random number R' (11063095, claim 8)", () => {
+    expect(findings(claimSet("11063095"), 8)).toEqual([])
+    const planted = plant("11063095", 8, "using the random number R' received", "using the random number R'' received")
+    expect(termsOf(findings(planted, 8))).toEqual(["no-antecedent-basis:random number r''"])
+  })
+
+  it("'has a glass transition temperature (Tg) of from about 35° C.' narrows the parent's value, it adds no element (11262401, claim 3)", () => {
+    expect(findings(claimSet("11262401"), 3)).toEqual([])
+    const planted = plant("11262401", 3, "has a glass transition temperature (Tg) of from about 35° C. to about 45° C.", "has a glass transition temperature (Tg) and a glass transition temperature.")
+    expect(termsOf(findings(planted, 3))).toEqual(["double-inclusion:glass transition temperature"])
+  })
+
+  it("'the polyolefin' names the material of 'the polyolefins' (11095438, claim 15)", () => {
+    expect(findings(claimSet("11095438"), 15)).toEqual([])
+    const planted = plant("11095438", 15, "wherein the polyolefin comprises", "wherein the polyamide comprises")
+    expect(termsOf(findings(planted, 15))).toEqual(["no-antecedent-basis:polyamide"])
+  })
+})
+
+describe("one of many, picked by what follows", () => {
+  it("'pixels each having a predetermined width … the predetermined width of the pixel' is each pixel (11133310, claim 1)", () => {
+    expect(findings(claimSet("11133310"), 1)).toEqual([])
+    const planted = plant("11133310", 1, "pixels each having", "pixels having")
+    expect(termsOf(findings(planted, 1))).toEqual(["plural-singular-mismatch:pixel"])
+  })
+
+  it("'for each of a plurality of time steps: … the reference phone label for the time step' is one label per step, listed only at low (17756995, claim 1)", () => {
+    expect(findings(claimSet("17756995"), 1, "medium")).toEqual([])
+    const planted = plant("17756995", 1, "the reference phone label for the time step", "the reference phone label")
+    expect(termsOf(findings(planted, 1, "medium"))).toEqual(["plural-singular-mismatch:reference phone label"])
+  })
+
+  it("'the state where the stopping unit is brought …' is described, not picked from the two states recited (11275926, claim 1)", () => {
+    expect(findings(claimSet("11275926"), 1)).toEqual([])
+    const planted = plant("11275926", 1, "to the state where the half-opening stopping unit is brought", "to the state, the half-opening stopping unit being brought")
+    expect(termsOf(findings(planted, 1))).toEqual(["ambiguous-reference:state"])
+  })
+
+  it("'the distance between a region … and a region …' is fixed by what it lies between (11075980, claim 4)", () => {
+    expect(findings(claimSet("11075980"), 4)).toEqual([])
+    const planted = plant("11075980", 4, "wherein the distance between a region adjacent", "wherein the distance to a region adjacent")
+    expect(termsOf(findings(planted, 4))).toEqual(["ambiguous-reference:distance"])
+  })
+
+  it("a parent's words said again ('to locate a pool having a desired goal state') recite nothing new (11448230, claim 62)", () => {
+    expect(findings(claimSet("11448230"), 62)).toEqual([])
+    const planted = [...claimSet("11448230"), { number: 63, text: "The method of claim 61, further comprising a desired goal state." }]
+    expect(termsOf(findings(planted, 63))).toEqual(["double-inclusion:desired goal state"])
+  })
+})

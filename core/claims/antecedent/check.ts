@@ -40,6 +40,8 @@ interface Intro {
   readonly ofKey?: string
   /** The element it was recited as a part of ("a distal end" of "a catheter having a distal end"). */
   readonly owner?: string
+  /** The element in whose list of parts it was recited ("c) a second substrate comprising: a body …"). */
+  readonly listedIn?: string
   /** The mention that made it (claim and offset): several keys of one mention count once. */
   readonly origin: number
 }
@@ -159,6 +161,13 @@ const ADDING = new Set(["comprising", "including", "comprises", "includes", "fur
 
 /** A participle, a relative clause or "having" right after a singular reference: the description picks one of several. */
 const PICKED_BY = /^\s*(?:[a-z]+ed\b|(?:into|in|at|by|from|to|for) which\b|which\b|that\b|where\b|having\b|located\b)/
+
+/** A relative clause or a "between" phrase right after a reference: it says which one by describing it. */
+const DESCRIBED_BY = /^\s*(?:where|in which|at which|between|(?!(?:need|feed|seed|speed|bleed|red|bed|shed|based|used|provided|compared|followed|required|combined|determined|received)\b)[a-z]{2,}ed\b)/
+/** Nouns of a relation that a "between" phrase fixes by itself ("the distance between A and B"). */
+const RELATIONS = new Set(["distance", "gap", "space", "spacing", "angle", "difference", "ratio", "interval", "clearance", "relationship", "relation", "offset", "separation", "overlap", "correlation", "delay", "phase"])
+
+const PER_PREPOSITIONS = new Set(["for", "of", "in", "at", "to", "from", "on", "with", "during"])
 
 /** What ends the clause an element was recited in. */
 const CLAUSE_BREAK = /[;:]|\bwhere(?:in|by)\b/i
@@ -338,6 +347,7 @@ export const checkAntecedentBasis = (
         qualifier: m.qualifier,
         ofKey,
         owner: m.owner,
+        listedIn: m.elementStart ? m.scope : undefined,
         origin: p.number * 1_000_000 + m.detStart
       })
     }
@@ -479,7 +489,9 @@ export const checkAntecedentBasis = (
      * chain recites, not a further element.
      */
     const statesCountOrValue = (m: Mention, r: Reading): boolean => {
-      if (m.next === "of" && VALUE_AFTER.test(qualifierAt(tokens, m.tokEnd))) return view.key(r.key) !== undefined
+      // "has a glass transition temperature (Tg) of from about 35° C.": past the label.
+      const labelled = tokens[m.tokEnd]?.l === "(" && tokens[m.tokEnd + 2]?.l === ")" && tokens[m.tokEnd + 3]?.l === "of"
+      if ((m.next === "of" || labelled) && VALUE_AFTER.test(qualifierAt(tokens, labelled ? m.tokEnd + 3 : m.tokEnd))) return view.key(r.key) !== undefined
       const counted = m.det !== "a" && m.det !== "a single" && m.det !== "a further" && m.det !== "another" && m.det !== "a plurality of"
       return counted && m.detNumber !== undefined && m.detNumber !== "sg" && STATING_VERBS.has(m.prev) && view.key(r.key) !== undefined
     }
@@ -519,6 +531,24 @@ export const checkAntecedentBasis = (
       return intros.length > 0 ? { intros, how: "exact" } : undefined
     }
 
+    /** "the reference phone label for the time step": the phrase after one preposition is one of a plurality taken each in turn. */
+    const perMember = (m: Mention): boolean => {
+      const next = mentions[m.index + 1]
+      if (!next || next.kind !== "ref" || next.detTok !== m.tokEnd + 1 || !PER_PREPOSITIONS.has(tokens[m.tokEnd]?.l ?? "")) return false
+      return next.readings.some((x) => distributive.has(x.key))
+    }
+
+    /**
+     * "cycling through the pools to locate a pool having a desired goal state" said again, word for
+     * word, from the parent: the words around an introduction repeat the parent's, so nothing new is recited.
+     */
+    const repeatsParentText = (m: Mention): boolean => {
+      if (ancestors.length === 0) return false
+      const from = tokens[Math.max(0, m.detTok - 4)].start
+      const said = text.slice(from, m.readings[0].end).toLowerCase()
+      return said.length > 24 && ancestors.some((a) => lowerText(a).includes(said))
+    }
+
     /** The key of the phrase right after "in", "on", "of" or "at" following a reference: where the thing is. */
     const ownerNamedAfter = (m: Mention): string | undefined => {
       const next = mentions[m.index + 1]
@@ -537,12 +567,16 @@ export const checkAntecedentBasis = (
 
       if (m.kind === "intro") {
         // Members of a list of alternatives, predicates and picks from a recited plurality add no element.
-        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m) && !statesCountOrValue(m, r0) && !repeatsParentWording(m, r0)
+        const adds = !m.alternative && !m.predicative && !pickFromRecited(m, r0) && !restatesStep(m) && !specifiesRecited(m, r0) && !purposeObject(m) && !statesCountOrValue(m, r0) && !repeatsParentWording(m, r0) && !(view.key(r0.key) !== undefined && repeatsParentText(m))
         if (m.region === "body" && !m.another && m.elementStart && adds) {
           // "a second switch having a control terminal" after "a first switch having a control terminal": parts of different things.
           // Parts of an element recited more than once ("a body having a coefficient …" for each of several bodies) belong to different things.
           const ownerRecitedTwice = m.owner !== undefined && distinctOrigins((view.key(m.owner) ?? []).filter((i) => i.counting)).length > 1
-          const sameThing = (i: Intro) => !ownerRecitedTwice && (m.owner === undefined || i.owner === m.owner)
+          // Items of the lists of parts of two different elements are parts of different things.
+          const listedIn = m.elementStart ? m.scope : undefined
+          const sameThing = (i: Intro) =>
+            !ownerRecitedTwice && (m.owner === undefined || i.owner === m.owner) &&
+            ((m.owner ?? listedIn) === undefined || (i.owner ?? i.listedIn) === undefined || (i.owner ?? i.listedIn) === (m.owner ?? listedIn))
           const same = view.key(r0.key)?.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart && sameThing(i)) ?? []
           const own = same.filter((i) => i.claim === p.number)
           const inherited = p.isIndependent ? [] : same.filter((i) => i.claim !== p.number)
@@ -585,6 +619,8 @@ export const checkAntecedentBasis = (
           const basis = view.key(r0.key)?.filter((i) => i.counting && !i.weak && i.number === "sg")
           if (basis && basis.length > 0) issue("missing-article", "low", normalise(text.slice(r0.start, r0.end)), r0.start, r0.end)
         }
+        // "in which pixels each having a predetermined width are arranged": a later "the pixel" is each of them.
+        if (m.next === "each" && r0.plural) distributive.add(r0.key)
         for (const r of m.readings) register(m, r, { counting: false, weak: true })
         for (const t of m.tails) register(m, t, { counting: false, weak: true })
         for (const k of m.coordinated ?? []) register(m, r0, { counting: false, weak: true, key: k, number: "any" })
@@ -692,11 +728,12 @@ export const checkAntecedentBasis = (
           const numberMatters = !m.coordinated && !r.words.includes("step") && !NON_RESTRICTIVE.has(r.words[0]) && !(m.ofNext === undefined && r.words[0] === "following")
           if (!numberMatters) {
             // Coordinations and method steps are counted loosely.
-          } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key) && !intros.some((i) => i.preamble && i.number !== "pl")) {
+          } else if (refNumber === "sg" && candidates.length > 0 && candidates.every((i) => i.number === "pl") && !distributive.has(r.key) && !candidates.some((i) => distributive.has(i.key)) && !intros.some((i) => i.preamble && i.number !== "pl")) {
             // (A single one in the preamble, "a visitor to a webpage", is what "the webpage" names.)
             // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
             // "the device isolation region disposed at the source line region", "the category into which …": a description picks one; only low.
-            issue("plural-singular-mismatch", isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) ? "low" : "medium", term, r.start, r.end)
+            // "for each of a plurality of time steps: … the reference phone label for the time step": one per step.
+            issue("plural-singular-mismatch", isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || perMember(m) ? "low" : "medium", term, r.start, r.end)
           } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
             // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
             issue("plural-singular-mismatch", "low", term, r.start, r.end)
@@ -715,6 +752,16 @@ export const checkAntecedentBasis = (
               const owned = where === undefined ? [] : rivals.filter((i) => i.owner === where)
               if (owned.length === 1) rivals = owned
             }
+            if (rivals.length > 1 && m.scope !== undefined) {
+              // "c) a second ceramic substrate comprising: a body …; pads bonded to the upper side of the body": the body of the element whose parts are being listed.
+              const listed = rivals.filter((i) => (i.owner ?? i.listedIn) === m.scope)
+              if (listed.length === 1) rivals = listed
+            }
+            if (rivals.length > 1 && m.ofNext === undefined) {
+              // "said center" after "a center of gravity" and "a center (B)": a reference without an "of" phrase names the recitation without one.
+              const plain = rivals.filter((i) => i.ofKey === undefined)
+              if (plain.length > 0 && plain.length < rivals.length) rivals = plain
+            }
             if (rivals.length > 1) {
               // "the electromagnetic field within the knee joint" after one "… within the knee joint" and one "… within a medial area": the words after it decide.
               const own = qualifierAt(tokens, m.tokEnd)
@@ -724,7 +771,11 @@ export const checkAntecedentBasis = (
             const distinctKeys = new Set(rivals.map((i) => i.key))
             // "wherein X is the amount in atomic percent of said palladium": a symbol is being defined, not a thing picked.
             const defines = (m.prev === "is" || m.prev === "are") && m.detTok >= 2 && SYMBOL_WORD.test(text.slice(tokens[m.detTok - 2].start, tokens[m.detTok - 2].end))
-            const ambiguous = !defines && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
+            // "the state where the stopping unit is brought …", "the distance between a region … and a region …": a description no recitation shares picks its own.
+            const describedBy = DESCRIBED_BY.exec(text.slice(r.end, r.end + 20))?.[0].trim()
+            const ownQualifier = describedBy === undefined ? "" : qualifierAt(tokens, m.tokEnd)
+            const described = describedBy !== undefined && (describedBy !== "between" || RELATIONS.has(r.head)) && !rivals.some((i) => samePrefix(i.qualifier, ownQualifier))
+            const ambiguous = !defines && !described && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
             // "each said axis" after "a respective axis": each of them, whichever.
             // "for each linear light gradient …, said linear light gradient": each of them in turn; "the voltage divided by the divider" says which.
             if (ambiguous && !m.det.startsWith("each") && !distributive.has(r.key) && !DEFINED_BY.test(text.slice(r.end, r.end + 40)) && !refersToLatest(rivals, r.start) && !inheritedAmbiguity.has(r.key)) {
@@ -871,11 +922,22 @@ const ofChain = (mentions: ReadonlyArray<Mention>, m: Mention): string | undefin
 
 const firstWords = (q: string, n: number) => q.split(" ", n).join(" ")
 
+/** One qualifier starts with the other, articles aside ("where the unit is able to" / "where the unit is unable to" differ). */
+const samePrefix = (a: string, b: string): boolean => {
+  const x = a.split(" ").filter((w) => w !== "" && !ARTICLES.has(w))
+  const y = b.split(" ").filter((w) => w !== "" && !ARTICLES.has(w))
+  const n = Math.min(x.length, y.length)
+  if (n === 0) return false
+  for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
+  return true
+}
+
 /** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
 const sameQualifier = (a: string, b: string): boolean => {
   if (a === "" || b === "") return false
   // "between at least a first point …" / "between said first and second points": articles and "at least" do not tell them apart.
-  const words = (q: string) => q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w) && !PLACE_WORDS.has(w))
+  // "the region thereof extending under …" / "a region extending under …": "thereof" only says whose.
+  const words = (q: string) => q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w) && !PLACE_WORDS.has(w) && w !== "thereof")
   const x = words(a)
   const y = words(b)
   if (x.length === 0 || y.length === 0) return false

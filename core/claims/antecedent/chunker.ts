@@ -63,6 +63,12 @@ export interface Mention {
    * having a proximal end, a distal end" → "inflatable member" for both ends).
    */
   readonly owner?: string
+  /**
+   * The element whose own list the mention stands in: "c) a second ceramic substrate comprising: a
+   * body …, a lower side …; a plurality of pads bonded to the upper side of the body" → "second
+   * ceramic substrate" for each of them, until the next labelled item ("d)").
+   */
+  readonly scope?: string
   readonly region: Region
   /**
    * An introduction among alternatives: after or before "or", or in a Markush group ("selected
@@ -457,7 +463,8 @@ const ownerOf = (t: ReadonlyArray<Token>, mentions: ReadonlyArray<Mention>, i: n
   for (; k < i && between.length < 4; k++) between.push(t[k].l)
   if (k < i) return undefined
   const linker = between.join(" ")
-  if (between.length === 1 && POSSESSION.has(linker)) return before.readings[0]?.key
+  // "each solid state device comprising a body": a part of that device, as with "having".
+  if (between.length === 1 && (POSSESSION.has(linker) || INCLUDING.has(linker))) return before.readings[0]?.key
   if (between.length === 2 && (between[0] === "each" || between[0] === "which" || between[0] === "that") && POSSESSION.has(between[1])) return before.readings[0]?.key
   // "a second deflection device disposed behind the first one and including a plurality of fins": the fins are the element's being recited.
   if (between.length === 2 && between[0] === "and" && (POSSESSION.has(between[1]) || INCLUDING.has(between[1]))) {
@@ -467,13 +474,36 @@ const ownerOf = (t: ReadonlyArray<Token>, mentions: ReadonlyArray<Mention>, i: n
   return undefined
 }
 
+/** "the first ceramic substrate comprising:", "said first tube further comprises:": the element a colon opens a list of parts for. */
+const listOwnerAt = (t: ReadonlyArray<Token>, mentions: ReadonlyArray<Mention>, colon: number): string | undefined => {
+  let k = colon - 1
+  if (!INCLUDING.has(t[k]?.l ?? "")) return undefined
+  if (t[k - 1]?.l === "further") k--
+  const last = mentions[mentions.length - 1]
+  if (!last || last.region !== "body" || pastReferenceSigns(t, last.tokEnd) !== k) return undefined
+  return last.readings[0]?.key
+}
+
+/** "; c)", "; and (d)", ", ii)": the label of the next item of an enumerated list. */
+const isItemLabel = (t: ReadonlyArray<Token>, close: number): boolean => {
+  const label = t[close - 1]
+  if (!label?.word || !/^(?:[a-z]|[ivx]{1,4}|\d{1,2})$/.test(label.l)) return false
+  const before = t[close - 2]?.l === "(" ? t[close - 3] : t[close - 2]
+  return before !== undefined && (before.l === ";" || before.l === ":" || before.l === "and" || before.l === ",")
+}
+
 export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[] => {
   const mentions: Mention[] = []
   let linkOfAt = -1
   let linkOfFrom = -1
+  let listOwner: string | undefined
   for (let i = 0; i < t.length; i++) {
     const tok = t[i]
-    if (!tok.word) continue
+    if (!tok.word) {
+      if (tok.l === ":") listOwner = listOwnerAt(t, mentions, i) ?? listOwner
+      else if (tok.l === ")" && listOwner !== undefined && isItemLabel(t, i)) listOwner = undefined
+      continue
+    }
     const det = matchDeterminer(t, i)
     let phraseStart: number
     let phrase: Phrase
@@ -527,6 +557,7 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
     const qualifier = det && det.kind === "intro" ? qualifierAt(t, phrase.end) : ""
     const after = pastReferenceSigns(t, phrase.end)
     const nextTok = t[after]
+    const elementStart = prev === "" || ELEMENT_OPENERS.has(prev)
     const owner = det && det.kind === "intro" ? ownerOf(t, mentions, i) : undefined
     const nextL = nextTok ? nextTok.l : ""
     const mention: Mention = {
@@ -545,10 +576,11 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       another: det !== undefined && det.another === true,
       thereof: nextL.length > 5 && nextL.startsWith("there") && THEREOF.has(nextL),
       prev,
-      elementStart: prev === "" || ELEMENT_OPENERS.has(prev),
+      elementStart,
       qualifier,
       next: nextL,
       owner,
+      scope: listOwner,
       region: detStart < regions.skipUntil ? "skip" : detStart < regions.preambleEnd ? "preamble" : "body",
       tokStart: phraseStart,
       tokEnd: phrase.end

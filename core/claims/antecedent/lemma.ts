@@ -45,7 +45,10 @@ const singularOf = (w: string): string => {
 /** Whether a (lower-case) noun is plural in form. Mass nouns are neither. */
 export const isPlural = (w: string): boolean => formsOf(w).plural
 
-export const isMass = (w: string): boolean => MASS_NOUNS.has(w) || MASS_NOUNS.has(singular(w))
+/** "the polyolefin" after "polyolefins": a named class of polymer is a material, counted or not. */
+const POLYMER = /(?:olefin|polymer|elastomer|monomer|oligomer)s?$|^poly(?:ethylene|propylene|ester|amide|imide|urethane|carbonate|styrene|siloxane)s?$/
+
+export const isMass = (w: string): boolean => MASS_NOUNS.has(w) || MASS_NOUNS.has(singular(w)) || POLYMER.test(w)
 
 const stems = new Map<string, string>()
 

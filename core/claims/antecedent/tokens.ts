@@ -23,16 +23,28 @@ const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/&][A-Za-z0-9\u00C0-\u024F]+
 
 const LETTER = /^[\p{L}\p{N}]/u
 
+/** "R'", "Uk'", "R′′": a symbol with primes is another symbol than the one without ("a random number R'" after "a random number R"). */
+const SYMBOL = /^[A-Z][A-Za-z]?\d*$/
+const PRIMES = /['\u2019\u2032\u2033]+(?![A-Za-z0-9])/y
+
 export const tokenize = (text: string, from = 0): Token[] => {
   const out: Token[] = []
   TOKEN.lastIndex = from
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
-    const raw = m[0]
+    let raw = m[0]
+    if (SYMBOL.test(raw)) {
+      PRIMES.lastIndex = m.index + raw.length
+      const primes = PRIMES.exec(text)
+      if (primes) {
+        raw += primes[0]
+        TOKEN.lastIndex = PRIMES.lastIndex
+      }
+    }
     const c = raw.charCodeAt(0)
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
     const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && LETTER.test(raw))
     const lower = raw.toLowerCase()
-    out.push(new Token(lower.includes("\u2019") ? lower.replace(/\u2019/g, "'") : lower, m.index, m.index + raw.length, word))
+    out.push(new Token(/[\u2019\u2032\u2033]/.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, m.index, m.index + raw.length, word))
   }
   return out
 }
