@@ -12,6 +12,8 @@ import { derivedRoots, looksVerbal } from "./morphology.ts"
 import { INHERENT_ATTRIBUTES, isTied } from "./suppression.ts"
 import type { Severity } from "./types.ts"
 
+export const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low: 1 }
+
 export interface SeverityContext {
   readonly text: string
   /** Whether a Porter stem was said earlier in the claim or anywhere in its chain. */

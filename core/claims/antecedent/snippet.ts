@@ -1,0 +1,18 @@
+/** How a finding quotes the claim: its term normalised, and a snippet of about fifty characters either side. */
+
+export const snippetOf = (text: string, start: number, end: number): string => {
+  let a = Math.max(0, start - 50)
+  let b = Math.min(text.length, end + 50)
+  if (a > 0) {
+    const sp = text.indexOf(" ", a)
+    if (sp >= 0 && sp < start) a = sp + 1
+  }
+  if (b < text.length) {
+    const sp = text.lastIndexOf(" ", b)
+    if (sp > end) b = sp
+  }
+  return `${a > 0 ? "…" : ""}${text.slice(a, b).replace(/\s+/g, " ").trim()}${b < text.length ? "…" : ""}`
+}
+
+/** Lower case, single spaces: the `term` of a finding. */
+export const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ")

@@ -1,0 +1,46 @@
+/**
+ * A reference with no recitation to rest on: excused under an implicit-basis rule (kept for
+ * includeSuppressed), or reported with the severity its wording earns. Before a finding an
+ * attorney must weigh, the tagger says where the phrase ends.
+ */
+import { type Mention, type Reading, reading } from "./chunker.ts"
+import type { ClaimScan } from "./claim-scan.ts"
+import { severityOf } from "./severity.ts"
+import { suppressionFor } from "./suppression.ts"
+import { taggedPhraseLength } from "./tagger.ts"
+
+export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
+  const { text, tokens, mentions } = scan
+  const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore: scan.verbRootBefore, methodClaim: scan.stemBefore("step"), formalClaim: scan.formalClaim }
+  let said = r
+  let rule = suppressionFor(m, said, ctx)
+  let graded = severityOf(scan.severityContext, m, said)
+  // "the light emission layer arranged close to said anode", "the wing create aerodynamic forces":
+  // the tagger is too slow to ask for every phrase.
+  const cut = !rule && graded.severity !== "low" && !m.coordinated ? taggerReading(scan, m) : undefined
+  const cutFound = cut ? scan.resolve(cut) : undefined
+  // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies"), but keep
+  // "said water conducting pipe" whole: an -ing word inside a compound is as often a modifier as a verb.
+  const cutAt = cut ? tokens.slice(m.tokStart, m.tokEnd).findIndex((w) => w.start > cut.end) : -1
+  if (cut && !cutFound && !tokens[m.tokStart + cutAt]?.l.endsWith("ing")) {
+    said = cut
+    rule = suppressionFor(m, said, ctx)
+    graded = severityOf(scan.severityContext, m, said)
+  }
+  const saidTerm = scan.termOf(said)
+  if (cutFound) said = cut!
+  else if (rule) scan.suppress(rule, graded.severity, saidTerm, said.start, said.end)
+  else scan.issue("no-antecedent-basis", graded.severity, saidTerm, said.start, said.end, graded.informational)
+  scan.register(m, said, { counting: false, weak: true })
+}
+
+/** The phrase cut where the tagger ends it, when that is shorter than every reading the chunker made. */
+const taggerReading = (scan: ClaimScan, m: Mention): Reading | undefined => {
+  const tokens = scan.tokens
+  const words = tokens.slice(m.tokStart, m.tokEnd)
+  if (words.length < 2 || !words.every((w) => w.word)) return undefined
+  const after = tokens.slice(m.tokEnd, m.tokEnd + 4).map((t) => t.l)
+  const n = taggedPhraseLength(words.map((w) => w.l), after)
+  if (n >= words.length) return undefined
+  return m.readings.find((x) => x.end === words[n - 1].end) ?? reading(words.slice(0, n))
+}
