@@ -3,7 +3,8 @@
  * the filed claims of an application from the served artifacts. "No claims on file" is an answer
  * (available: false, reason: no-claims), never a 404.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { type ClaimRecordRow, RECORDS } from "../../core/serving/names.ts"
 import type { Severity } from "../../core/claims/antecedent/index.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { UpstreamUnavailable } from "../domain/errors.ts"
@@ -22,6 +23,19 @@ const normalise = (claims: ReadonlyArray<SuppliedClaim>) =>
     .map((c, i) => (typeof c === "string" ? { number: i + 1, text: c } : { number: c.number ?? i + 1, text: c.text }))
     .filter((c) => c.text.trim().length >= 10)
 
+/** The filed claims with text, in claim order: the serving record when the version has it, else SQL. */
+const filedClaimRows = (store: ArtifactStore, appNum: string) =>
+  Option.match(store.records<ReadonlyArray<ClaimRecordRow>>(RECORDS.claims), {
+    onSome: (file) =>
+      Effect.map(store.readRecords(file, [appNum]), (found) =>
+        (found.get(appNum) ?? []).flatMap((c) => (c.text === null ? [] : [{ number: Number(c.claim_num), text: c.text }]))
+      ),
+    onNone: () =>
+      Effect.map(store.query(`SELECT claim_num, text FROM claims WHERE app_num = $1 AND text IS NOT NULL ORDER BY claim_num`, [appNum], ["claims"]), (rows) =>
+        rows.map((r) => ({ number: Number(r.claim_num), text: String(r.text) }))
+      )
+  })
+
 export class AntecedentService extends Effect.Service<AntecedentService>()("api/AntecedentService", {
   effect: Effect.gen(function* () {
     const store = yield* ArtifactStore
@@ -34,12 +48,10 @@ export class AntecedentService extends Effect.Service<AntecedentService>()("api/
 
       checkFiled: (appNum: string, options: AntecedentOptions) =>
         Effect.gen(function* () {
-          const rows = yield* store
-            .query(`SELECT claim_num, text FROM claims WHERE app_num = $1 ORDER BY claim_num`, [appNum], ["claims"])
-            .pipe(Effect.mapError((e) => new UpstreamUnavailable({ message: `claim pull failed: ${e.message}` })))
+          const rows = yield* filedClaimRows(store, appNum).pipe(Effect.mapError((e) => new UpstreamUnavailable({ message: `claim pull failed: ${e.message}` })))
           if (rows.length === 0) return { appNum, available: false as const, source: "warehouse" as const, reason: "no-claims" as const }
           const result = yield* run(
-            rows.map((r) => ({ number: Number(r.claim_num), text: String(r.text) })),
+            rows,
             options
           ).pipe(Effect.mapError((e) => new UpstreamUnavailable({ message: e.message })))
           return { appNum, source: "warehouse" as const, ...result }

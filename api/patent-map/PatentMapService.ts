@@ -12,11 +12,13 @@ import { Effect, Option } from "effect"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
 import { VectorRows, vectorFilePath } from "../../core/index/vector-file.ts"
+import { type ApplicationRecord, type CitationRecordRow, type ClaimRecordRow, type PointRecord, RECORDS } from "../../core/serving/names.ts"
+import type { RecordFile } from "../../core/serving/reader.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { MapCoordinatesUnavailable, NotFound, NotIndexed, UpstreamUnavailable } from "../domain/errors.ts"
 import { HubClient } from "../hub/HubClient.ts"
 import { atlasCache } from "./atlas.ts"
-import { basePoint, cosine, POINT_TABLES, type PointRow, pointsSql, rankWeightedCentroid, toPointRow } from "./points.ts"
+import { basePoint, cosine, groupCitations, POINT_TABLES, pointOfRecord, type PointRow, pointsSql, rankWeightedCentroid, toPointRow } from "./points.ts"
 
 /** Citations: at most this many references; examiner citations are never dropped. */
 export const CITATION_LIMIT = 150
@@ -78,16 +80,52 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         return new Map(stored.map((r) => [Number(r.key), Float32Array.from(r.vector as number[])]))
       })
 
+    // Serving records when the version has them (one positioned read per key); SQL over the tables for older versions.
+    const pointRecords = artifacts.records<PointRecord>(RECORDS.points)
+    const applicationRecords = artifacts.records<ApplicationRecord>(RECORDS.applications)
+    const citationRecords = artifacts.records<ReadonlyArray<CitationRecordRow>>(RECORDS.citations)
+    const claimRecords = artifacts.records<ReadonlyArray<ClaimRecordRow>>(RECORDS.claims)
+    const readRecords = <R, K extends string | number>(file: RecordFile<R>, keys: ReadonlyArray<K>) =>
+      artifacts.readRecords(file, keys).pipe(Effect.mapError((e) => new UpstreamUnavailable({ message: e.message })))
+    const applicationRecord = (file: RecordFile<ApplicationRecord>, appNum: string) => Effect.map(readRecords(file, [appNum]), (m) => m.get(appNum))
+
+    /** The application's key in the vector index, or undefined when it has no vector. */
+    const vectorKeyOf = (appNum: string) =>
+      Option.isSome(applicationRecords)
+        ? Effect.map(applicationRecord(applicationRecords.value, appNum), (a) => a?.key ?? undefined)
+        : Effect.map(query(`SELECT key FROM vectors WHERE app_num = $1 LIMIT 1`, [appNum], ["vectors"]), ([row]) => (row ? Number(row.key) : undefined))
+
     const storedVector = (appNum: string) =>
       Effect.gen(function* () {
-        const [row] = yield* query(`SELECT key FROM vectors WHERE app_num = $1 LIMIT 1`, [appNum], ["vectors"])
-        if (!row) return undefined
-        const key = Number(row.key)
+        const key = yield* vectorKeyOf(appNum)
+        if (key === undefined) return undefined
         const vector = (yield* vectorsByKey([key])).get(key)
         return vector ? { key, vector } : undefined
       })
 
-    const pointsWhere = (where: Parameters<typeof pointsSql>[0]) => query(pointsSql(where), [], POINT_TABLES).pipe(Effect.map((rows) => rows.map(toPointRow)))
+    const isKnown = (appNum: string) =>
+      Option.isSome(applicationRecords)
+        ? Effect.succeed(applicationRecords.value.has(appNum))
+        : Effect.map(query(`SELECT 1 FROM applications WHERE app_num = $1 LIMIT 1`, [appNum], ["applications"]), (rows) => rows.length > 0)
+
+    /** Points by vector key from the record file, in key order. */
+    const pointsOfKeys = (file: RecordFile<PointRecord>, keys: ReadonlyArray<number>) =>
+      Effect.map(readRecords(file, keys), (found) => [...found].sort(([a], [b]) => a - b).map(([key, r]) => pointOfRecord(key, r)))
+
+    const pointsFromRecords = (points: RecordFile<PointRecord>, apps: RecordFile<ApplicationRecord>, where: Parameters<typeof pointsSql>[0]) =>
+      "keys" in where
+        ? pointsOfKeys(points, where.keys)
+        : "appNums" in where
+          ? Effect.flatMap(readRecords(apps, where.appNums), (found) => pointsOfKeys(points, [...found.values()].flatMap((a) => (a.key === null ? [] : [a.key]))))
+          : Effect.map(
+              Effect.tryPromise({ try: () => points.range(0, where.keyBelow), catch: (e) => new UpstreamUnavailable({ message: `points cannot be read: ${String(e)}` }) }),
+              (rows) => rows.map(([key, r]) => pointOfRecord(key, r))
+            )
+
+    const pointsWhere = (where: Parameters<typeof pointsSql>[0]) =>
+      Option.isSome(pointRecords) && Option.isSome(applicationRecords)
+        ? pointsFromRecords(pointRecords.value, applicationRecords.value, where)
+        : query(pointsSql(where), [], POINT_TABLES).pipe(Effect.map((rows) => rows.map(toPointRow)))
 
     /** Nearest documents to `vector` by exact cosine, best first, with their points. */
     const nearest = (vector: Float32Array, k: number, exclude: (appNum: string) => boolean) =>
@@ -108,8 +146,8 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
       Effect.gen(function* () {
         const stored = yield* storedVector(input.appNum)
         if (!stored) {
-          const known = yield* query(`SELECT 1 FROM applications WHERE app_num = $1 LIMIT 1`, [input.appNum], ["applications"])
-          if (!known.length) return yield* Effect.fail(new NotIndexed({ message: `application ${input.appNum} is not in the index` }))
+          const known = yield* isKnown(input.appNum)
+          if (!known) return yield* Effect.fail(new NotIndexed({ message: `application ${input.appNum} is not in the index` }))
           // Known but without a vector (design, plant, no text): no position, no neighbours.
           return { appNum: input.appNum, self: null, neighbors: [], count: 0, timestamp: now() }
         }
@@ -118,15 +156,21 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         return { appNum: input.appNum, self: self ? basePoint(self) : null, neighbors, count: neighbors.length, timestamp: now() }
       }).pipe(Effect.withSpan("PatentMapService.neighborhood"))
 
+    /** One row per cited reference (application or document), examiner-cited when any citation of it is, in reference order. */
+    const citedRefs = (appNum: string, year: number | undefined) =>
+      Option.isSome(citationRecords)
+        ? Effect.map(readRecords(citationRecords.value, [appNum]), (found) => groupCitations(found.get(appNum) ?? [], year))
+        : query(
+            `SELECT coalesce(cited_app, cited_doc) AS ref, any_value(cited_app) AS cited_app, bool_or(coalesce(examiner_cited, false)) AS examiner
+             FROM citations WHERE citing_app = $1 ${year === undefined ? "" : "AND citing_filing_year = $2"}
+             GROUP BY ref ORDER BY ref`,
+            year === undefined ? [appNum] : [appNum, year],
+            ["citations"]
+          )
+
     const citations = (input: { readonly appNum: string; readonly year?: number | undefined }) =>
       Effect.gen(function* () {
-        const rows = yield* query(
-          `SELECT coalesce(cited_app, cited_doc) AS ref, any_value(cited_app) AS cited_app, bool_or(coalesce(examiner_cited, false)) AS examiner
-           FROM citations WHERE citing_app = $1 ${input.year === undefined ? "" : "AND citing_filing_year = $2"}
-           GROUP BY ref ORDER BY ref`,
-          input.year === undefined ? [input.appNum] : [input.appNum, input.year],
-          ["citations"]
-        )
+        const rows = yield* citedRefs(input.appNum, input.year)
         const cited = rows.filter((r) => r.ref !== null).map((r) => ({ appNum: (r.cited_app as string | null) ?? null, examiner: Boolean(r.examiner) }))
         const appNums = [...new Set(cited.flatMap((c) => (c.appNum ? [c.appNum] : [])))]
         const located = new Map<string, PointRow>()
@@ -154,6 +198,24 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
           r.vectors[0] ? Effect.succeed(Float32Array.from(r.vectors[0])) : Effect.fail(new UpstreamUnavailable({ message: "the inference hub returned no vector" }))
         )
       )
+
+    /** Abstract and claim 1 of an application (for re-encoding one without a vector). */
+    const filedText = (appNum: string) =>
+      Option.isSome(applicationRecords) && Option.isSome(claimRecords)
+        ? Effect.gen(function* () {
+            const [app, claims] = yield* Effect.all([applicationRecord(applicationRecords.value, appNum), readRecords(claimRecords.value, [appNum])], { concurrency: 2 })
+            if (!app) return undefined
+            return { abstract: app.abstract, first_claim: claims.get(appNum)?.find((c) => Number(c.claim_num) === 1)?.text ?? null }
+          })
+        : Effect.map(
+            query(
+              `SELECT a.title, a.abstract, (SELECT c.text FROM claims c WHERE c.app_num = a.app_num AND c.claim_num = 1 LIMIT 1) AS first_claim
+               FROM applications a WHERE a.app_num = $1 LIMIT 1`,
+              [appNum],
+              ["applications", "claims"]
+            ),
+            ([row]) => row
+          )
 
     const locate = (input: { readonly query?: string | undefined; readonly appNum?: string | undefined; readonly topK: number }) =>
       Effect.gen(function* () {
@@ -187,12 +249,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
             timestamp: now()
           }
         }
-        const [doc] = yield* query(
-          `SELECT a.title, a.abstract, (SELECT c.text FROM claims c WHERE c.app_num = a.app_num AND c.claim_num = 1 LIMIT 1) AS first_claim
-           FROM applications a WHERE a.app_num = $1 LIMIT 1`,
-          [appNum],
-          ["applications", "claims"]
-        )
+        const doc = yield* filedText(appNum)
         const text = doc ? indexedText({ abstract: doc.abstract as string | null, firstClaim: doc.first_claim as string | null }) : ""
         if (!text) return yield* Effect.fail(new NotFound({ message: `no abstract or claim text found for application ${appNum}` }))
         const neighbors = yield* nearest(yield* encodeText(text), Math.max(input.topK, 8), exclude)
@@ -213,8 +270,10 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
     const scanWindow = Effect.gen(function* () {
       if (window) return window
       const rows = yield* pointsWhere({ keyBelow: SCAN_BUDGET })
-      const [{ n }] = yield* query(`SELECT count(*)::BIGINT AS n FROM coordinates`, [], ["coordinates"])
-      window = { rows, indexRows: Number(n) }
+      const indexRows = Option.isSome(pointRecords)
+        ? pointRecords.value.present()
+        : Number((yield* query(`SELECT count(*)::BIGINT AS n FROM coordinates`, [], ["coordinates"]))[0].n)
+      window = { rows, indexRows }
       return window
     })
 

@@ -4,6 +4,7 @@
  * section, else the alphabetically first symbol's: the atlas stage uses the same rule).
  */
 import { sqlString } from "../../core/artifacts/files.ts"
+import type { CitationRecordRow, PointRecord } from "../../core/serving/names.ts"
 
 export interface PointRow {
   readonly key: number
@@ -50,6 +51,38 @@ export const toPointRow = (r: Record<string, unknown>): PointRow => ({
   filingDate: (r.filing_date as string | null) ?? null,
   title: (r.title as string | null) ?? null
 })
+
+export const pointOfRecord = (key: number, r: PointRecord): PointRow => ({
+  key,
+  appNum: r.app_num,
+  x: Number(r.x),
+  y: Number(r.y),
+  z: Number(r.z),
+  section: r.section ?? null,
+  artUnit: r.art_unit ?? null,
+  filingDate: r.filing_date ?? null,
+  title: r.title ?? null
+})
+
+/**
+ * A citing application's stored citations as one row per reference (the cited application, else
+ * the cited document), examiner-cited when any of its citations is, in reference order: what
+ * `GROUP BY coalesce(cited_app, cited_doc) ORDER BY ref` gives over the table.
+ */
+export const groupCitations = (rows: ReadonlyArray<CitationRecordRow>, year: number | undefined) => {
+  const byRef = new Map<string, { ref: string; cited_app: string | null; examiner: boolean }>()
+  for (const r of rows) {
+    if (year !== undefined && Number(r.citing_filing_year) !== year) continue
+    const ref = r.cited_app ?? r.cited_doc
+    if (ref === null || ref === undefined) continue
+    const seen = byRef.get(ref)
+    if (seen) {
+      seen.cited_app ??= r.cited_app
+      seen.examiner ||= r.examiner_cited === true
+    } else byRef.set(ref, { ref, cited_app: r.cited_app, examiner: r.examiner_cited === true })
+  }
+  return [...byRef.values()].sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))
+}
 
 /** The Point fields every route returns; score, examiner and title are added where they apply. */
 export const basePoint = (p: PointRow) => ({

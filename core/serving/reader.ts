@@ -76,6 +76,32 @@ export class RecordFile<R = unknown> {
     return new Map(found.filter((e): e is readonly [K, Awaited<R>] => e[1] !== undefined) as Array<[K, R]>)
   }
 
+  /** Positions that hold a record (an ordinal file may have gaps). */
+  present(): number {
+    let n = 0
+    const o = this.layout.recordOffsets
+    for (let i = 0; i < this.layout.count; i++) if (o[i + 1] > o[i]) n++
+    return n
+  }
+
+  /**
+   * Records of positions [from, to) with one read: they lie side by side in the data file. For
+   * scans of a bounded window (the map's point sample), not for lookups.
+   */
+  async range(from: number, to: number): Promise<Array<[number, R]>> {
+    const lo = Math.max(0, Math.min(from, this.layout.count))
+    const hi = Math.max(lo, Math.min(to, this.layout.count))
+    const o = this.layout.recordOffsets
+    const bytes = Buffer.allocUnsafe(o[hi] - o[lo])
+    if (bytes.length) await this.handle.read(bytes, 0, bytes.length, o[lo])
+    const out: Array<[number, R]> = []
+    for (let i = lo; i < hi; i++) {
+      if (o[i + 1] <= o[i]) continue
+      out.push([i, JSON.parse(bytes.toString("utf8", o[i] - o[lo], o[i + 1] - o[lo])) as R])
+    }
+    return out
+  }
+
   close() {
     return this.handle.close()
   }

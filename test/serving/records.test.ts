@@ -66,3 +66,17 @@ describe("record files", () => {
     await expect(RecordFile.open(dir, "apps")).rejects.toThrow(/does not match its index/)
   })
 })
+
+describe("record file ranges", () => {
+  it("reads a window of positions in one pass, skipping gaps", async () => {
+    const dir = await tempDir()
+    const w = await openRecordWriter(dir, "points", RecordFileKind.Ordinal)
+    for (const k of [0, 1, 2, 5, 6]) await w.add(k, { k })
+    await w.finish()
+    const file = (await RecordFile.open<{ k: number }>(dir, "points"))!
+    expect(file.present()).toBe(5)
+    expect((await file.range(1, 6)).map(([k, r]) => [k, r.k])).toEqual([[1, 1], [2, 2], [5, 5]])
+    expect(await file.range(7, 100)).toEqual([])
+    await file.close()
+  })
+})

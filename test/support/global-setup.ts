@@ -20,7 +20,8 @@ export default async function setup(project: TestProject) {
       artifactsRoot: sampleArtifactsRoot,
       stages: allStages,
       progress: consoleProgress((l) => process.stderr.write(`  ${l}\n`), 10_000),
-      keepVersions: 0
+      // Several versions are kept: concurrent runs (different checkouts of the code) must not delete the one another run serves.
+      keepVersions: 3
     }).pipe(Effect.provide(CorpusStore.Default))
   )
   project.provide("sampleArtifacts", outcome.versionDir)
