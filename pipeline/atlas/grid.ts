@@ -1,5 +1,5 @@
 /**
- * A uniform 3D grid over the map frame: point counts per cell, a smoothed density, and a
+ * A uniform 3D grid over the map frame: point counts per cell and a
  * bucket index (points sorted by cell) for nearest-point queries. Everything is flat typed
  * arrays so ten million points fit in a few hundred MB.
  */
@@ -12,8 +12,6 @@ export interface Grid {
   readonly step: readonly [number, number, number]
   /** Raw point count per cell. */
   readonly counts: Float32Array
-  /** Counts smoothed with a separable [1, 2, 1] / 4 kernel (σ ≈ 0.7 cells). */
-  readonly density: Float32Array
   /** Points ordered by cell: points of cell c are order[start[c] .. start[c + 1]). */
   readonly start: Int32Array
   readonly order: Int32Array
@@ -32,25 +30,6 @@ export const cellCentre = (grid: Grid, i: number, j: number, k: number): [number
   grid.min[2] + (k + 0.5) * grid.step[2]
 ]
 
-const smooth = (counts: Float32Array, g: number) => {
-  let src = counts
-  for (const axis of [0, 1, 2]) {
-    const dst = new Float32Array(src.length)
-    const stride = axis === 0 ? g * g : axis === 1 ? g : 1
-    for (let i = 0; i < g; i++)
-      for (let j = 0; j < g; j++)
-        for (let k = 0; k < g; k++) {
-          const c = cellIndex(g, i, j, k)
-          const pos = axis === 0 ? i : axis === 1 ? j : k
-          const before = pos > 0 ? src[c - stride] : 0
-          const after = pos < g - 1 ? src[c + stride] : 0
-          dst[c] = (before + 2 * src[c] + after) / 4
-        }
-    src = dst
-  }
-  return src
-}
-
 /** Builds the grid over `coords` (x, y, z interleaved) with `size` cells per axis. */
 export const buildGrid = (coords: Float32Array, size: number): Grid => {
   const n = coords.length / 3
@@ -61,9 +40,9 @@ export const buildGrid = (coords: Float32Array, size: number): Grid => {
   const hi = [0, 0, 0]
   const sample = Math.max(1, Math.floor(n / 200_000))
   for (let d = 0; d < 3; d++) {
-    const axis: number[] = []
-    for (let p = 0; p < n; p += sample) axis.push(coords[p * 3 + d])
-    axis.sort((a, b) => a - b)
+    const axis = new Float64Array(Math.ceil(n / sample))
+    for (let p = 0, q = 0; p < n; p += sample) axis[q++] = coords[p * 3 + d]
+    axis.sort()
     lo[d] = axis[Math.floor((axis.length - 1) * 0.005)] ?? 0
     hi[d] = axis[Math.ceil((axis.length - 1) * 0.995)] ?? 0
   }
@@ -73,10 +52,13 @@ export const buildGrid = (coords: Float32Array, size: number): Grid => {
   const cells = size * size * size
   const counts = new Float32Array(cells)
   const cellOfPoint = new Int32Array(n)
-  const partial: Grid = { size, min, step, counts, density: counts, start: new Int32Array(0), order: new Int32Array(0) }
+  const partial: Grid = { size, min, step, counts, start: new Int32Array(0), order: new Int32Array(0) }
+  const axisCell = (v: number, d: number) => {
+    const c = Math.floor((v - min[d]) / step[d])
+    return c < 0 ? 0 : c >= size ? size - 1 : c
+  }
   for (let p = 0; p < n; p++) {
-    const [i, j, k] = cellOf(partial, coords[p * 3], coords[p * 3 + 1], coords[p * 3 + 2])
-    const c = cellIndex(size, i, j, k)
+    const c = cellIndex(size, axisCell(coords[p * 3], 0), axisCell(coords[p * 3 + 1], 1), axisCell(coords[p * 3 + 2], 2))
     cellOfPoint[p] = c
     counts[c]++
   }
@@ -85,14 +67,15 @@ export const buildGrid = (coords: Float32Array, size: number): Grid => {
   const fill = start.slice(0, cells)
   const order = new Int32Array(n)
   for (let p = 0; p < n; p++) order[fill[cellOfPoint[p]]++] = p
-  return { ...partial, density: smooth(counts, size), start, order }
+  return { ...partial, start, order }
 }
 
 /**
  * The k points nearest to (x, y, z), nearest first: cube shells of cells are searched outward
- * until the next shell cannot hold anything nearer than the k-th point found.
+ * until the next shell cannot hold anything nearer than the k-th point found. With `cells`, only
+ * points in cells marked 1 count (the art, leaving out stray documents).
  */
-export const nearestPoints = (grid: Grid, coords: Float32Array, x: number, y: number, z: number, k: number) => {
+export const nearestPoints = (grid: Grid, coords: Float32Array, x: number, y: number, z: number, k: number, cells?: Uint8Array) => {
   const g = grid.size
   const [ci, cj, ck] = cellOf(grid, x, y, z)
   const minStep = Math.min(...grid.step)
@@ -108,6 +91,7 @@ export const nearestPoints = (grid: Grid, coords: Float32Array, x: number, y: nu
           // Only the shell at Chebyshev distance r is new.
           if (Math.max(Math.abs(i - ci), Math.abs(j - cj), Math.abs(kk - ck)) !== r) continue
           const c = cellIndex(g, i, j, kk)
+          if (cells && !cells[c]) continue
           for (let s = grid.start[c]; s < grid.start[c + 1]; s++) {
             const p = grid.order[s]
             const distance = Math.hypot(coords[p * 3] - x, coords[p * 3 + 1] - y, coords[p * 3 + 2] - z)

@@ -5,8 +5,9 @@
  *
  *   E  emptiness        1 − e^(−λ/10), λ = documents the void's ball would hold at the density of
  *                       its bordering art (voids.ts): how much art is missing, not just how wide.
- *   B  bordering density  bordering density / (2 × median occupied-cell density), capped at 1:
- *                       a gap inside busy art is worth more than one in a sparse corner.
+ *   B  bordering density  density in the shell just outside the void / (2 × mean documents per
+ *                       art cell), capped at 1: a gap inside busy art is worth more than one in
+ *                       a sparse corner.
  *   G  growth           share of the bordering art filed in the corpus's last 5 filing years,
  *                       divided by twice the corpus-wide share for those years, capped at 1
  *                       (1 when the neighbourhood grows at least twice as fast as the corpus).

@@ -2,7 +2,8 @@
  * The atlas stage: the whitespace atlas, regions of the patent space with little art that are
  * enclosed by dense art.
  *
- *   1. Void candidates on a 3D density grid over map/coordinates.parquet (voids.ts).
+ *   1. Void candidates over map/coordinates.parquet: nearly empty balls, judged against the
+ *      density of the art around them on a grid pyramid, so they hold at any corpus size (voids.ts).
  *   2. Each candidate is confirmed in the original vector space with the HNSW index (confirm.ts);
  *      projection artefacts are dropped.
  *   3. Each void is described from its bordering art (describe.ts) and scored (opportunity.ts,
@@ -18,12 +19,13 @@ import * as path from "node:path"
 import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { sqlString } from "../stages/tables.ts"
-import { centreVector, checkVoid } from "./confirm.ts"
+import { confirmVoids, NEIGHBOURS } from "./confirm.ts"
 import { type BorderingArt, describeVoid, SUMMARY_SOURCE } from "./describe.ts"
 import { opportunityComponents, opportunityScore, RECENT_YEARS } from "./opportunity.ts"
 import { findVoidCandidates, type VoidSearchOptions } from "./voids.ts"
 
 export const ATLAS_FILE = "atlas/atlas.json"
+export const VOID_METHOD = "nearly empty balls among art, significant against the density around them, at every scale (pipeline/atlas/voids.ts)"
 export const OPPORTUNITY_FORMULA =
   "0.35·emptiness + 0.25·borderDensity + 0.20·growth + 0.20·recency (pipeline/atlas/opportunity.ts)"
 
@@ -70,7 +72,7 @@ export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {
       }
     }
     const { dense, candidates, grid } = findVoidCandidates(coords, options)
-    log(`${candidates.length} void candidates on a ${grid.size}³ grid over ${n} points`)
+    log(`${candidates.length} void candidates on a ${grid.size}³ grid (and coarser levels) over ${n} points`)
 
     // 2. Vector-space confirmation.
     const borderKeys = [...new Set(candidates.flatMap((c) => c.bordering.map((b) => keys[b.point])))]
@@ -80,30 +82,21 @@ export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {
       for (const r of await rows(conn, `SELECT v.key, v.vector FROM vectors v JOIN wanted USING (key)`)) vectorOf.set(r.key, Float32Array.from(r.vector))
     }
     const index = viewIndex(path.join(workDir, "index", "hnsw.usearch"), info.dims, info.quantization)
-    const similarityToNearest = (queries: Float32Array[], self: ReadonlyArray<number | null>) => {
+    const similarityToNearest = (queries: ReadonlyArray<Float32Array>, self: ReadonlyArray<number | null>) => {
       if (!queries.length) return []
       const matrix = new Float32Array(queries.length * info.dims)
       queries.forEach((q, i) => matrix.set(q, i * info.dims))
-      const k = 2
       type Matches = { keys: BigUint64Array; distances: Float32Array }
       // One query answers Matches, several answer BatchMatches.
-      const found = index.search(matrix, k, 0) as unknown as Matches & { get?: (i: number) => Matches }
+      const found = index.search(matrix, NEIGHBOURS + 1, 0) as unknown as Matches & { get?: (i: number) => Matches }
       return queries.map((_, i) => {
         const m = found.get ? found.get(i) : found
-        for (let j = 0; j < m.keys.length; j++) if (Number(m.keys[j]) !== self[i]) return 1 - m.distances[j]
-        return 0
+        const own = self[i] === null ? null : keys[self[i]!]
+        const others = Array.from(m.distances).filter((_, j) => Number(m.keys[j]) !== own)
+        return others.length ? 1 - others[Math.min(NEIGHBOURS, others.length) - 1] : 0
       })
     }
-    const confirmed = candidates.flatMap((c) => {
-      const members = c.bordering.filter((b) => vectorOf.has(keys[b.point]))
-      if (members.length < 3) return []
-      const vectors = members.map((b) => vectorOf.get(keys[b.point])!)
-      const centre = centreVector(vectors, members.map((b) => 1 / (b.distance + 1e-6)), info.dims)
-      const [centreSimilarity] = similarityToNearest([centre], [null])
-      const borderSims = similarityToNearest(vectors, members.map((b) => keys[b.point]))
-      const check = checkVoid(centreSimilarity, borderSims)
-      return check.confirmed ? [{ candidate: c, check }] : []
-    })
+    const confirmed = confirmVoids(candidates, { dims: info.dims, vectorOf: (point) => vectorOf.get(keys[point]), similarityToNearest })
     log(`${confirmed.length} of ${candidates.length} candidates confirmed in vector space`)
 
     // 3. Describe and score.
@@ -164,7 +157,7 @@ export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {
           radius: round(c.radius),
           ...described,
           opportunityComponents: Object.fromEntries(Object.entries(components).map(([k, v]) => [k, round(v)])),
-          geometry: { enclosure: round(c.enclosure), balance: round(c.balance), expectedArt: round(c.expected), centreDensity: round(c.centreDensity), borderDensity: round(c.borderDensity) },
+          geometry: { enclosure: round(c.enclosure), balance: round(c.balance), expectedArt: round(c.expected), strays: c.strays, centreDensity: round(c.centreDensity), borderDensity: round(c.borderDensity) },
           vectorCheck: { centreSimilarity: round(check.centreSimilarity), borderSimilarity: round(check.borderSimilarity) }
         }
       })
@@ -174,7 +167,7 @@ export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {
     return {
       formula: OPPORTUNITY_FORMULA,
       summarySource: SUMMARY_SOURCE,
-      parameters: { points: n, gridSize: grid.size, typicalDensity: dense, latestFilingYear: latest, corpusRecentShare: share, candidates: candidates.length },
+      parameters: { method: VOID_METHOD, points: n, gridSize: grid.size, typicalDensity: dense, latestFilingYear: latest, corpusRecentShare: share, candidates: candidates.length },
       count: voids.length,
       voids
     }

@@ -1,159 +1,227 @@
 /**
- * Void candidates in the 3D frame, as largest empty balls among dense art:
+ * Void candidates in the 3D frame: nearly empty balls that are significant against the density
+ * of the art right around them, at whatever scale and corpus size.
  *
- *   1. Empty cells: no art, and a smoothed density below a fraction of the median occupied cell
- *      (smoothing keeps the random gaps between neighbouring points from counting).
- *   2. Between dense art: dense cells on both sides along at least `minPairs` of the 13 opposite
- *      direction pairs (within a third of the grid). The empty space around the whole cloud fails.
- *   3. Centres: cells whose distance to the nearest art is a local maximum, so one wide gap can
- *      hold several voids; overlapping balls keep only the larger.
- *   4. Bordered: the nearest art must surround the centre, `balance` = 1 − |mean unit direction
- *      to the bordering points| (0 when all art lies on one side, 1 when evenly around).
- *   5. Significant: at the density of the bordering art (its K points in the shell between the
- *      void's radius r and the K-th distance R), the ball would hold λ = K·r³ / (R³ − r³) points;
- *      an empty ball with λ below `minExpected` is a chance gap between neighbours (P = e^−λ).
+ *   1. Art cells (pyramid.ts): cells with documents, less the stray documents of blocks that are
+ *      nearly empty relative to their surroundings at some level of a grid pyramid.
+ *   2. Centres (distance.ts): local maxima of the distance to the nearest art cell, so one wide
+ *      gap can hold several voids and voids of every size come out of one pass; a ball whose
+ *      centre lies inside a larger kept one is dropped.
+ *   3. Enclosed: along each of the 26 grid directions, the first art within 1.5 radii is the
+ *      bordering art on that side. `enclosure` is the share of the 13 opposite pairs with art on
+ *      both sides; `balance` = 1 − |mean unit direction to the bordering art| (0 when all art lies
+ *      on one side, 1 when evenly around). The empty space around the whole cloud fails both.
+ *   4. Significant: the art in a thin shell just outside the ball (radius r = distance to the
+ *      nearest art point) gives the local density, at which the ball would hold λ documents; it
+ *      holds k strays. A void needs k ≤ `fraction`·λ and a chance −ln P(X ≤ k | λ) of at least
+ *      ln(points) + `margin`: the largest chance gap in a uniformly dense space of N points
+ *      measures about ln N (ln N + 4 at worst over 12 uniform spaces of 8k–300k points), so such a
+ *      space shows none, while a gap that is empty relative to its own surroundings stays a gap
+ *      as the corpus grows around it.
  *
  * Candidates are confirmed in the original vector space afterwards (confirm.ts).
  */
-import { buildGrid, cellCentre, cellIndex, cellOf, type Grid, nearestPoints } from "./grid.ts"
+import { squaredDistanceToArt } from "./distance.ts"
+import { buildGrid, cellCentre, cellIndex, type Grid, nearestPoints } from "./grid.ts"
+import { artCells } from "./pyramid.ts"
 
 export interface VoidSearchOptions {
-  /** Cells per axis; by default about one cell per half point, 12 to 80. */
+  /** Cells per axis of the fine grid; by default about one cell per half point, 16 to 160. */
   readonly gridSize?: number
-  /** A cell is empty when its smoothed density is below this fraction of the median occupied cell. */
-  readonly emptyFraction?: number
-  /** Opposite direction pairs (of 13) that must meet dense art on both sides. */
-  readonly minPairs?: number
+  /** Most documents a void may hold, as a fraction of what its surroundings would put there. */
+  readonly fraction?: number
+  /** A block of cells holds strays, not art, below this fraction of its surroundings' density. */
+  readonly strayFraction?: number
+  /** Significance: −ln P(this empty | local density) must reach ln(points) + margin (default 5). */
+  readonly margin?: number
+  /** Least share of the 13 opposite direction pairs with bordering art on both sides. */
+  readonly minEnclosure?: number
   /** Least balance of the bordering art around the centre (0–1). */
   readonly minBalance?: number
-  /** How far (fraction of the grid) a ray looks for dense art. */
-  readonly reach?: number
-  /** Least number of documents the void would hold at its border's density. */
-  readonly minExpected?: number
-  /** Bordering points kept per void. */
-  readonly border?: number
-  /** Most candidates examined (largest first). */
+  /** Most centres examined (largest first). */
   readonly maxCandidates?: number
 }
 
 export interface VoidCandidate {
   readonly position: readonly [number, number, number]
-  /** Distance from the position to the nearest art: the radius of the empty ball. */
+  /** Distance from the position to the nearest art: the radius of the (nearly) empty ball. */
   readonly radius: number
-  /** Fraction of the 13 opposite direction pairs with dense art on both sides. */
+  /** Share of the 13 opposite direction pairs with bordering art on both sides. */
   readonly enclosure: number
   readonly balance: number
-  /** Documents the void would hold at the density of its bordering art. */
+  /** Documents the ball would hold at the density of the art around it (λ). */
   readonly expected: number
-  /** Smoothed density at the position and mean over the bordering art's cells (points per cell). */
+  /** Stray documents inside the ball. */
+  readonly strays: number
+  /** Documents per fine cell inside the ball and in the shell around it. */
   readonly centreDensity: number
   readonly borderDensity: number
-  /** The nearest points (indices into the coordinate array), nearest first. */
+  /** Bordering art (indices into the coordinate array), nearest first. */
   readonly bordering: ReadonlyArray<{ readonly point: number; readonly distance: number }>
 }
 
-export const gridSizeFor = (points: number) => Math.min(80, Math.max(12, Math.round(Math.cbrt(points * 2))))
+export const gridSizeFor = (points: number) => Math.min(160, Math.max(16, Math.round(Math.cbrt(points * 2))))
 
-/** One direction of each of the 13 opposite pairs. */
-const HALF_DIRECTIONS: ReadonlyArray<readonly [number, number, number]> = (() => {
+/** The 26 grid directions; entry 25 − s is the opposite of entry s. */
+const DIRECTIONS: ReadonlyArray<readonly [number, number, number]> = (() => {
   const out: Array<[number, number, number]> = []
-  for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) for (const c of [-1, 0, 1]) if (a > 0 || (a === 0 && (b > 0 || (b === 0 && c > 0)))) out.push([a, b, c])
+  for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) for (const c of [-1, 0, 1]) if (a || b || c) out.push([a, b, c])
   return out
 })()
+const BLOCK: ReadonlyArray<readonly [number, number, number]> = [[0, 0, 0], ...DIRECTIONS]
 
-const median = (values: number[]) => {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
+/** ln P(X ≤ k) for X ~ Poisson(λ). */
+export const logPoissonCdf = (k: number, lambda: number) => {
+  const terms = [-lambda]
+  for (let i = 1; i <= k; i++) terms.push(terms[i - 1] + Math.log(lambda) - Math.log(i))
+  const max = Math.max(...terms)
+  return max + Math.log(terms.reduce((s, t) => s + Math.exp(t - max), 0))
 }
 
-const meetsDense = (grid: Grid, i: number, j: number, k: number, a: number, b: number, c: number, dense: number, reach: number) => {
+/** Local maxima of the clearance among interior empty cells, largest first (ties: lower index). */
+const clearanceMaxima = (d: Float64Array, art: Uint8Array, g: number, least: number) => {
+  const offsets = DIRECTIONS.map(([a, b, e]) => (a * g + b) * g + e)
+  const out: number[] = []
+  for (let i = 1; i < g - 1; i++)
+    for (let j = 1; j < g - 1; j++)
+      next: for (let k = 1; k < g - 1; k++) {
+        const c = cellIndex(g, i, j, k)
+        if (art[c] || d[c] < least) continue
+        for (const o of offsets) if (d[c + o] > d[c] || (d[c + o] === d[c] && o < 0)) continue next
+        out.push(c)
+      }
+  return out.sort((a, b) => d[b] - d[a] || a - b)
+}
+
+const distanceTo = (coords: Float32Array, p: number, centre: readonly number[]) =>
+  Math.hypot(coords[p * 3] - centre[0], coords[p * 3 + 1] - centre[1], coords[p * 3 + 2] - centre[2])
+
+/**
+ * Along each direction, the nearest art point of the first 3³ block of cells around the ray that
+ * holds art within `reach` (a block, not a single cell, so sparse art is not missed between cells).
+ */
+const borderingByDirection = (grid: Grid, coords: Float32Array, art: Uint8Array, cell: readonly number[], centre: readonly number[], reach: number) => {
   const g = grid.size
-  for (let r = 1; r <= reach; r++) {
-    const x = i + a * r, y = j + b * r, z = k + c * r
-    if (x < 0 || y < 0 || z < 0 || x >= g || y >= g || z >= g) return false
-    if (grid.density[cellIndex(g, x, y, z)] >= dense) return true
+  return DIRECTIONS.map(([a, b, e]) => {
+    const stride = Math.hypot(a * grid.step[0], b * grid.step[1], e * grid.step[2])
+    for (let t = 1; t * stride <= reach; t++) {
+      const i = cell[0] + a * t, j = cell[1] + b * t, k = cell[2] + e * t
+      if (i < 1 || j < 1 || k < 1 || i >= g - 1 || j >= g - 1 || k >= g - 1) return null
+      let best = { point: -1, distance: Infinity }
+      for (const [da, db, de] of BLOCK) {
+        const c = cellIndex(g, i + da, j + db, k + de)
+        if (!art[c]) continue
+        for (let s = grid.start[c]; s < grid.start[c + 1]; s++) {
+          const distance = distanceTo(coords, grid.order[s], centre)
+          if (distance < best.distance) best = { point: grid.order[s], distance }
+        }
+      }
+      if (best.point >= 0) return best
+    }
+    return null
+  })
+}
+
+/** Distances from `centre` to every document within `reach`, ascending. */
+const distancesWithin = (grid: Grid, coords: Float32Array, centre: readonly number[], reach: number) => {
+  const g = grid.size
+  const range = (d: number) => [
+    Math.max(0, Math.floor((centre[d] - reach - grid.min[d]) / grid.step[d])),
+    Math.min(g - 1, Math.floor((centre[d] + reach - grid.min[d]) / grid.step[d]))
+  ]
+  const [[i0, i1], [j0, j1], [k0, k1]] = [range(0), range(1), range(2)]
+  const out: number[] = []
+  for (let i = i0; i <= i1; i++)
+    for (let j = j0; j <= j1; j++)
+      for (let k = k0; k <= k1; k++) {
+        const c = cellIndex(g, i, j, k)
+        for (let s = grid.start[c]; s < grid.start[c + 1]; s++) {
+          const distance = distanceTo(coords, grid.order[s], centre)
+          if (distance < reach) out.push(distance)
+        }
+      }
+  return Float64Array.from(out).sort()
+}
+
+/** Index of the first entry ≥ v in an ascending array. */
+const lowerBound = (sorted: Float64Array, v: number) => {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (sorted[mid] < v) lo = mid + 1
+    else hi = mid
   }
-  return false
+  return lo
 }
 
-const enclosedPairs = (grid: Grid, i: number, j: number, k: number, dense: number, reach: number) => {
-  let pairs = 0
-  for (const [a, b, c] of HALF_DIRECTIONS)
-    if (meetsDense(grid, i, j, k, a, b, c, dense, reach) && meetsDense(grid, i, j, k, -a, -b, -c, dense, reach)) pairs++
-  return pairs
-}
-
-const balanceOf = (coords: Float32Array, centre: readonly number[], bordering: ReadonlyArray<{ point: number; distance: number }>) => {
-  const sum = [0, 0, 0]
-  for (const { point, distance } of bordering) for (let d = 0; d < 3; d++) sum[d] += (coords[point * 3 + d] - centre[d]) / Math.max(1e-9, distance)
-  return 1 - Math.hypot(...sum) / Math.max(1, bordering.length)
-}
+const ballVolume = (r: number) => (4 / 3) * Math.PI * r ** 3
 
 export const findVoidCandidates = (coords: Float32Array, options: VoidSearchOptions = {}) => {
   const n = coords.length / 3
   const g = options.gridSize ?? gridSizeFor(n)
   const grid = buildGrid(coords, g)
-  const occupied: number[] = []
-  for (let c = 0; c < grid.counts.length; c++) if (grid.counts[c] > 0) occupied.push(grid.density[c])
-  const dense = median(occupied)
-  const emptyBelow = (options.emptyFraction ?? 0.4) * dense
-  const minPairs = options.minPairs ?? 1
-  const reach = Math.max(3, Math.ceil(g * (options.reach ?? 1 / 3)))
+  const fraction = options.fraction ?? 0.1
+  const art = artCells(coords, grid, { fraction: options.strayFraction ?? 0.1, minExpected: 8, coarsest: 6 })
+  // Typical density: documents per art cell, the unit of `borderDensity`.
+  let artCount = 0
+  let artPoints = 0
+  for (let c = 0; c < art.length; c++) if (art[c]) (artCount++, (artPoints += grid.counts[c]))
+  const dense = artPoints / Math.max(1, artCount)
+  const cellVolume = grid.step[0] * grid.step[1] * grid.step[2]
   const meanStep = (grid.step[0] + grid.step[1] + grid.step[2]) / 3
+  const cellDiagonal = Math.hypot(...grid.step)
+  const clearance = squaredDistanceToArt(art, g, grid.step)
+  // Centres at least a cell from art: narrower gaps are the spacing between neighbours.
+  const centres = clearanceMaxima(clearance, art, g, meanStep ** 2)
 
-  // 1–2. Empty cells between dense art, with their distance to the nearest art.
-  const clearance = new Float32Array(grid.counts.length).fill(-1)
-  const pairsOf = new Uint8Array(grid.counts.length)
-  const cells: number[] = []
-  for (let i = 1; i < g - 1; i++)
-    for (let j = 1; j < g - 1; j++)
-      for (let k = 1; k < g - 1; k++) {
-        const c = cellIndex(g, i, j, k)
-        if (grid.counts[c] > 0 || grid.density[c] >= emptyBelow) continue
-        const pairs = enclosedPairs(grid, i, j, k, dense, reach)
-        if (pairs < minPairs) continue
-        pairsOf[c] = pairs
-        clearance[c] = nearestPoints(grid, coords, ...cellCentre(grid, i, j, k), 1)[0]?.distance ?? 0
-        cells.push(c)
-      }
-
-  // 3. Local maxima of the clearance (ties go to the lower cell index).
-  const centres = cells.filter((c) => {
-    const i = Math.floor(c / (g * g)), j = Math.floor(c / g) % g, k = c % g
-    for (let a = -1; a <= 1; a++)
-      for (let b = -1; b <= 1; b++)
-        for (let d = -1; d <= 1; d++) {
-          if (!a && !b && !d) continue
-          const nc = cellIndex(g, i + a, j + b, k + d)
-          if (clearance[nc] > clearance[c] || (clearance[nc] === clearance[c] && nc < c)) return false
-        }
-    // A gap narrower than a cell is noise between points, not a region.
-    return clearance[c] >= 0.75 * meanStep
-  })
-  centres.sort((a, b) => clearance[b] - clearance[a] || a - b)
-
-  // 4. Bordered centres, larger balls first; a ball whose centre lies inside a kept one is dropped.
-  const borderK = options.border ?? 48
-  const minBalance = options.minBalance ?? 0.35
-  const minExpected = options.minExpected ?? 6
+  const shellWidth = (r: number) => Math.max(2 * cellDiagonal, 0.2 * r)
+  const threshold = Math.log(n) + (options.margin ?? 5)
+  const minEnclosure = options.minEnclosure ?? 0.5
+  const minBalance = options.minBalance ?? 0.5
   const candidates: VoidCandidate[] = []
-  for (const c of centres) {
-    if (candidates.length >= (options.maxCandidates ?? 2000)) break
-    const position = cellCentre(grid, Math.floor(c / (g * g)), Math.floor(c / g) % g, c % g)
-    const radius = clearance[c]
-    if (candidates.some((v) => Math.hypot(v.position[0] - position[0], v.position[1] - position[1], v.position[2] - position[2]) < Math.max(v.radius, radius)))
-      continue
-    const bordering = nearestPoints(grid, coords, ...position, borderK)
-    const balance = balanceOf(coords, position, bordering)
+  for (const c of centres.slice(0, options.maxCandidates ?? 5000)) {
+    const cell = [Math.floor(c / (g * g)), Math.floor(c / g) % g, c % g]
+    const position = cellCentre(grid, cell[0], cell[1], cell[2])
+    if (candidates.some((v) => distanceTo(Float32Array.from(v.position), 0, position) < v.radius)) continue
+    const nearest = nearestPoints(grid, coords, ...position, 1, art)[0]
+    // A gap narrower than a cell is noise between points, not a region.
+    if (!nearest || nearest.distance < 0.75 * meanStep) continue
+    const reach = 1.5 * nearest.distance + 2 * cellDiagonal
+    // Enclosure first: it drops the open space around the cloud cheaply.
+    const sides = borderingByDirection(grid, coords, art, cell, position, reach)
+    let pairs = 0
+    for (let s = 0; s < 13; s++) if (sides[s] && sides[25 - s]) pairs++
+    const enclosure = pairs / 13
+    if (enclosure < minEnclosure) continue
+    // The ball reaches the nearest art; the documents inside it are strays. The art in a thin
+    // shell outside it gives the density the ball is judged against.
+    const radius = nearest.distance
+    const outer = radius + shellWidth(radius)
+    const distances = distancesWithin(grid, coords, position, outer)
+    const strays = lowerBound(distances, radius)
+    const shellDensity = (distances.length - strays) / (ballVolume(outer) - ballVolume(radius))
+    const expected = shellDensity * ballVolume(radius)
+    if (strays > fraction * expected || -logPoissonCdf(strays, expected) < threshold) continue
+    const present = sides.filter((s): s is { point: number; distance: number } => s !== null)
+    const pull = [0, 0, 0]
+    for (const { point, distance } of present) for (let d = 0; d < 3; d++) pull[d] += (coords[point * 3 + d] - position[d]) / Math.max(1e-9, distance)
+    const balance = 1 - Math.hypot(...pull) / Math.max(1, present.length)
     if (balance < minBalance) continue
-    const outer = bordering[bordering.length - 1]?.distance ?? radius
-    const expected = outer > radius ? (bordering.length * radius ** 3) / (outer ** 3 - radius ** 3) : Infinity
-    if (!(expected >= minExpected)) continue
-    const borderDensity =
-      bordering.reduce((s, b) => s + grid.density[cellIndex(g, ...cellOf(grid, coords[b.point * 3], coords[b.point * 3 + 1], coords[b.point * 3 + 2]))], 0) /
-      Math.max(1, bordering.length)
-    candidates.push({ position, radius, enclosure: pairsOf[c] / HALF_DIRECTIONS.length, balance, expected: Math.min(expected, 1e6), centreDensity: grid.density[c], borderDensity, bordering })
+    const bordering = [nearest, ...present]
+      .filter((s, i, all) => all.findIndex((o) => o.point === s.point) === i)
+      .sort((a, b) => a.distance - b.distance)
+    candidates.push({
+      position,
+      radius,
+      enclosure,
+      balance,
+      expected: Math.min(expected, 1e6),
+      strays,
+      centreDensity: (strays / ballVolume(radius)) * cellVolume,
+      borderDensity: shellDensity * cellVolume,
+      bordering
+    })
   }
   return { grid, dense, candidates }
 }

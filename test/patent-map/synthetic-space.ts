@@ -37,9 +37,13 @@ const TITLES: Record<string, string> = {
 
 const dist = (a: Vec3, b: Vec3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
-export const writeSyntheticSpace = async (dir: string, points: number, options: { dims?: number; seed?: number; withVectorFile?: boolean } = {}) => {
-  const dims = options.dims ?? 32
-  const random = seededRandom(options.seed ?? 7)
+/**
+ * Positions of the synthetic space (x, y, z interleaved) and, for each document, where it sits in
+ * vector space ("semantic", the same as its position except for the displaced documents). In
+ * memory only, so a million points take about a second.
+ */
+export const syntheticPositions = (points: number, seed = 7) => {
+  const random = seededRandom(seed)
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
   const holes = [...PLANTED_VOIDS, ARTEFACT_HOLE]
   const free = (p: Vec3) => holes.every((h) => dist(p, h.centre) > h.radius) && Math.hypot(...p) < BALL
@@ -53,21 +57,33 @@ export const writeSyntheticSpace = async (dir: string, points: number, options: 
       if (free(p)) return p
     }
   }
-  // Documents that belong inside the artefact hole in vector space but sit elsewhere on the map.
-  const displaced = Math.max(20, Math.round(points * 0.01))
-  const vectors = new Float32Array(points * dims)
-  const coords: Vec3[] = []
+  // Documents that belong inside the artefact hole in vector space but sit elsewhere on the map:
+  // 6% of them, so the hole is plainly full in vector space (about 3.6× as dense as the art around).
+  const displaced = Math.max(20, Math.round(points * 0.06))
+  const coords = new Float32Array(points * 3)
+  const semantic = new Float32Array(points * 3)
   for (let i = 0; i < points; i++) {
     const p = place()
-    let semantic: Vec3 = p
+    coords.set(p, i * 3)
+    semantic.set(p, i * 3)
     if (i % Math.floor(points / displaced) === 0) {
       const u: Vec3 = [gauss(), gauss(), gauss()]
       const s = (ARTEFACT_HOLE.radius * Math.cbrt(random())) / Math.hypot(...u)
-      semantic = [ARTEFACT_HOLE.centre[0] + u[0] * s, ARTEFACT_HOLE.centre[1] + u[1] * s, ARTEFACT_HOLE.centre[2] + u[2] * s]
+      semantic.set([ARTEFACT_HOLE.centre[0] + u[0] * s, ARTEFACT_HOLE.centre[1] + u[1] * s, ARTEFACT_HOLE.centre[2] + u[2] * s], i * 3)
     }
-    coords.push(p)
+  }
+  // The noise dimensions draw from their own stream, so positions do not depend on `dims`.
+  return { coords, semantic, random: seededRandom((seed ^ 0x5eed) >>> 0) }
+}
+
+export const writeSyntheticSpace = async (dir: string, points: number, options: { dims?: number; seed?: number; withVectorFile?: boolean } = {}) => {
+  const dims = options.dims ?? 32
+  const { coords, semantic, random } = syntheticPositions(points, options.seed ?? 7)
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const vectors = new Float32Array(points * dims)
+  for (let i = 0; i < points; i++) {
     const v = vectors.subarray(i * dims, (i + 1) * dims)
-    v.set([semantic[0] * 0.1, semantic[1] * 0.1, semantic[2] * 0.1, 1])
+    v.set([semantic[i * 3] * 0.1, semantic[i * 3 + 1] * 0.1, semantic[i * 3 + 2] * 0.1, 1])
     for (let d = 4; d < dims; d++) v[d] = gauss() * 0.005
     const norm = Math.hypot(...v)
     for (let d = 0; d < dims; d++) v[d] /= norm
@@ -97,7 +113,7 @@ export const writeSyntheticSpace = async (dir: string, points: number, options: 
       va.endRow()
       ca.appendInteger(i)
       ca.appendVarchar(appNum)
-      for (const v of coords[i]) ca.appendDouble(v)
+      for (let d = 0; d < 3; d++) ca.appendDouble(coords[i * 3 + d])
       ca.appendBoolean(false)
       ca.endRow()
     }
