@@ -158,7 +158,7 @@ const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolea
 
 const quality = async (label: string, versionDir: string) => {
   const db = await openDb(versionDir)
-  const base = await openSearchState(versionDir, db.rows)
+  const base = await openSearchState(versionDir, db.rows, { keepEdges: true })
   // Granted queries with in-corpus references; examiner-cited ones when there are enough.
   const texts = new Map<number, { title: string; abstract: string | null; claim: string | null }>()
   for (const r of await db.rows(`
@@ -172,7 +172,9 @@ const quality = async (label: string, versionDir: string) => {
   )
   const relevantBy = (examinerOnly: boolean) => {
     const m = new Map<number, Set<number>>()
-    for (const e of base.edges) if (granted.has(e.citing) && (!examinerOnly || e.examiner)) (m.get(e.citing) ?? m.set(e.citing, new Set()).get(e.citing)!).add(e.cited)
+    const { citing, cited, examiner, length } = base.edges!
+    for (let i = 0; i < length; i++)
+      if (granted.has(citing[i]) && (!examinerOnly || examiner[i] === 1)) (m.get(citing[i]) ?? m.set(citing[i], new Set()).get(citing[i])!).add(cited[i])
     return m
   }
   let relevance = "examiner-cited references in the corpus"
@@ -251,7 +253,7 @@ const quality = async (label: string, versionDir: string) => {
     versionDir,
     encoder,
     documents: state.corpus.size,
-    citationEdges: base.edges.length,
+    citationEdges: base.edges!.length,
     heldOutQueries: queries.length,
     relevance,
     results

@@ -36,19 +36,64 @@ interface Csr {
   readonly examiner: Uint8Array
 }
 
-const csr = (size: number, edges: ReadonlyArray<CitationEdge>, from: (e: CitationEdge) => number, to: (e: CitationEdge) => number): Csr => {
+/** Edges as parallel typed arrays: tens of millions of them at national scale, so no objects. */
+export interface CitationEdges {
+  readonly length: number
+  readonly citing: Int32Array
+  readonly cited: Int32Array
+  readonly examiner: Uint8Array
+}
+
+export const edgesOf = (list: ReadonlyArray<CitationEdge>): CitationEdges => ({
+  length: list.length,
+  citing: Int32Array.from(list, (e) => e.citing),
+  cited: Int32Array.from(list, (e) => e.cited),
+  examiner: Uint8Array.from(list, (e) => (e.examiner ? 1 : 0))
+})
+
+/** Counting sort of edges by `from` into CSR form (targets of one source in input order). */
+const csr = (size: number, from: Int32Array, to: Int32Array, flags: Uint8Array, count: number): Csr => {
   const offsets = new Uint32Array(size + 1)
-  for (const e of edges) offsets[from(e) + 1]++
+  for (let i = 0; i < count; i++) offsets[from[i] + 1]++
   for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i]
   const fill = offsets.slice(0, size)
-  const targets = new Int32Array(edges.length)
-  const examiner = new Uint8Array(edges.length)
-  for (const e of edges) {
-    const at = fill[from(e)]++
-    targets[at] = to(e)
-    examiner[at] = e.examiner ? 1 : 0
+  const targets = new Int32Array(count)
+  const examiner = new Uint8Array(count)
+  for (let i = 0; i < count; i++) {
+    const at = fill[from[i]]++
+    targets[at] = to[i]
+    examiner[at] = flags[i]
   }
   return { offsets, targets, examiner }
+}
+
+/**
+ * One edge per (citing, cited), self-citations dropped, an examiner citation winning over an
+ * applicant one: each source's targets are sorted and merged in place (no map of pairs, whose
+ * size V8 caps far below a national citation graph).
+ */
+const dedupe = (size: number, g: Csr): Csr => {
+  const offsets = new Uint32Array(size + 1)
+  const targets = new Int32Array(g.targets.length)
+  const examiner = new Uint8Array(g.targets.length)
+  let n = 0
+  for (let s = 0; s < size; s++) {
+    const from = g.offsets[s]
+    const to = g.offsets[s + 1]
+    const order = Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => g.targets[a] - g.targets[b])
+    for (const j of order) {
+      const t = g.targets[j]
+      if (t === s) continue
+      if (n > offsets[s] && targets[n - 1] === t) examiner[n - 1] |= g.examiner[j]
+      else {
+        targets[n] = t
+        examiner[n] = g.examiner[j]
+        n++
+      }
+    }
+    offsets[s + 1] = n
+  }
+  return { offsets, targets: targets.slice(0, n), examiner: examiner.slice(0, n) }
 }
 
 export class CitationGraph {
@@ -56,18 +101,14 @@ export class CitationGraph {
   readonly backward: Csr
   private readonly evidence: Float64Array
 
-  constructor(readonly size: number, edges: ReadonlyArray<CitationEdge>) {
-    // One edge per (citing, cited): an examiner citation wins over an applicant one.
-    const unique = new Map<string, CitationEdge>()
-    for (const e of edges) {
-      if (e.citing === e.cited) continue
-      const id = `${e.citing}:${e.cited}`
-      const seen = unique.get(id)
-      if (!seen || (!seen.examiner && e.examiner)) unique.set(id, e)
-    }
-    const list = [...unique.values()]
-    this.forward = csr(size, list, (e) => e.citing, (e) => e.cited)
-    this.backward = csr(size, list, (e) => e.cited, (e) => e.citing)
+  constructor(readonly size: number, input: ReadonlyArray<CitationEdge> | CitationEdges) {
+    const edges = Array.isArray(input) ? edgesOf(input as ReadonlyArray<CitationEdge>) : (input as CitationEdges)
+    this.forward = dedupe(size, csr(size, edges.citing, edges.cited, edges.examiner, edges.length))
+    // The backward lists are the forward ones transposed.
+    const f = this.forward
+    const citing = new Int32Array(f.targets.length)
+    for (let s = 0; s < size; s++) citing.fill(s, f.offsets[s], f.offsets[s + 1])
+    this.backward = csr(size, f.targets, citing, f.examiner, f.targets.length)
     this.evidence = new Float64Array(size)
   }
 
@@ -109,16 +150,45 @@ export class CitationGraph {
   }
 }
 
+/** Partitions the citation table is read in, so no one query materialises every row as objects. */
+const LOAD_PARTITIONS = 16
+
 /** Loads citation edges between corpus applications (cited_app resolved by ingest). */
 export const loadCitationEdges = async (
   rows: (sql: string) => Promise<ReadonlyArray<Record<string, unknown>>>,
-  keyOf: ReadonlyMap<string, number>
-): Promise<CitationEdge[]> => {
-  const edges: CitationEdge[] = []
-  for (const r of await rows(`SELECT citing_app, cited_app, bool_or(coalesce(examiner_cited, false)) AS examiner FROM citations WHERE cited_app IS NOT NULL GROUP BY ALL`)) {
-    const citing = keyOf.get(String(r.citing_app))
-    const cited = keyOf.get(String(r.cited_app))
-    if (citing !== undefined && cited !== undefined) edges.push({ citing, cited, examiner: Boolean(r.examiner) })
+  keyOf: ReadonlyMap<string, number>,
+  keep: (e: CitationEdge) => boolean = () => true
+): Promise<CitationEdges> => {
+  let citing = new Int32Array(1 << 16)
+  let cited = new Int32Array(1 << 16)
+  let examiner = new Uint8Array(1 << 16)
+  let length = 0
+  for (let part = 0; part < LOAD_PARTITIONS; part++) {
+    const batch = await rows(
+      `SELECT citing_app, cited_app, bool_or(coalesce(examiner_cited, false)) AS examiner FROM citations
+       WHERE cited_app IS NOT NULL AND hash(citing_app) % ${LOAD_PARTITIONS} = ${part} GROUP BY ALL`
+    )
+    for (const r of batch) {
+      const from = keyOf.get(String(r.citing_app))
+      const to = keyOf.get(String(r.cited_app))
+      if (from === undefined || to === undefined) continue
+      const edge = { citing: from, cited: to, examiner: Boolean(r.examiner) }
+      if (!keep(edge)) continue
+      if (length === citing.length) {
+        const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T) => {
+          const b = make(a.length * 2)
+          b.set(a)
+          return b
+        }
+        citing = grow(citing, (n) => new Int32Array(n))
+        cited = grow(cited, (n) => new Int32Array(n))
+        examiner = grow(examiner, (n) => new Uint8Array(n))
+      }
+      citing[length] = from
+      cited[length] = to
+      examiner[length] = edge.examiner ? 1 : 0
+      length++
+    }
   }
-  return edges
+  return { length, citing: citing.slice(0, length), cited: cited.slice(0, length), examiner: examiner.slice(0, length) }
 }

@@ -8,7 +8,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { viewIndex, type Quantization } from "../index/hnsw.ts"
 import { normalizeRows, readVectorFile, vectorFilePath } from "../index/vector-file.ts"
-import { type CitationEdge, CitationGraph, loadCitationEdges } from "./citations.ts"
+import { type CitationEdge, type CitationEdges, CitationGraph, loadCitationEdges } from "./citations.ts"
 import { loadSearchCorpus, type Rows, type SearchCorpus } from "./corpus.ts"
 import { DenseChannel } from "./dense.ts"
 import { LexicalIndex } from "./lexical.ts"
@@ -26,13 +26,16 @@ export interface SearchState {
   /** Titles, abstracts and first claims by key (absent for versions built before the documents stage). */
   readonly stored?: StoredDocuments
   readonly graph: CitationGraph
-  readonly edges: ReadonlyArray<CitationEdge>
+  /** The loaded edges, when asked for with keepEdges (benchmarks); the graph holds its own copy. */
+  readonly edges?: CitationEdges
   readonly vectorsResident: boolean
   readonly close: () => Promise<void>
 }
 
 export interface OpenOptions {
   readonly vectorBudgetBytes?: number
+  /** Keep the loaded edge list beside the graph (it doubles the graph's memory; the API does not). */
+  readonly keepEdges?: boolean
   /** Citation edges to leave out of the graph. */
   readonly dropEdge?: (e: CitationEdge) => boolean
 }
@@ -60,8 +63,7 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
   const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors)
   const lexical = (await exists(path.join(versionDir, "lexical", "postings.bin"))) ? await LexicalIndex.open(versionDir, rows, corpus) : undefined
   const stored = await StoredDocuments.open(versionDir, rows, corpus.keyOf, corpus.size)
-  const all = await loadCitationEdges(rows, corpus.keyOf)
-  const edges = o.dropEdge ? all.filter((e) => !o.dropEdge!(e)) : all
+  const edges = await loadCitationEdges(rows, corpus.keyOf, o.dropEdge ? (e) => !o.dropEdge!(e) : undefined)
   const graph = new CitationGraph(corpus.size, edges)
   return {
     versionDir,
@@ -71,7 +73,7 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
     lexical,
     stored,
     graph,
-    edges,
+    ...(o.keepEdges ? { edges } : {}),
     vectorsResident: vectors !== undefined,
     close: async () => {
       await lexical?.close()
