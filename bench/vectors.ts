@@ -2,12 +2,17 @@
  * Encoder, index, map and hub benchmark (issue 4), side by side in one run:
  *  - encoder throughput (documents/s, batches of 256) and single-query encode latency, on the
  *    sample artifacts' encoder and texts;
- *  - HNSW build rate, query latency p50/p99, recall@10 against exact search and index bytes per
- *    application, at 100k and 1M synthetic clustered unit vectors (256 dims);
+ *  - the vector index as served (HNSW candidates re-scored exactly from vectors.f32), today's f16
+ *    beside the b1 codes the embed stage now prefers: bytes per application (the whole
+ *    hnsw.usearch file), build time, recall@10 against exact search (raw HNSW and end to end,
+ *    with a sweep of candidate counts), query p50/p99 (file re-scoring as the patent map does,
+ *    resident re-scoring as prior-art does, and the dense channel at its default pool of 100),
+ *    at 100k and 1M synthetic clustered unit vectors (256 dims);
  *  - map placement time for 100k vectors (UMAP on the 3,000-point sample + neighbour placement);
  *  - hub cold start to ready (process spawn → warm-up → ready).
  *
  *   node --import tsx bench/vectors.ts [--artifacts artifacts/current] [--sizes 100000,1000000]
+ *     [--variants f16,b1] [--index-only]
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
@@ -15,8 +20,13 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { loadTextEncoder } from "../core/encoder/encoder.ts"
-import { createIndex, exactSearch, type Quantization } from "../core/index/hnsw.ts"
+import { binaryCoder } from "../core/index/binary-codes.ts"
+import { exactSearch, type Quantization, viewIndex } from "../core/index/hnsw.ts"
+import { candidatesFor, residentVectors } from "../core/index/rescore.ts"
+import { VECTOR_FILE, writeVectorFile } from "../core/index/vector-file.ts"
 import { seededRandom } from "../core/random.ts"
+import { DenseChannel } from "../core/search/dense.ts"
+import { B1_CODE_BLOCKS, buildIndex } from "../pipeline/embed/build-index.ts"
 import { fitFrame, MAP_SAMPLE } from "../pipeline/map/stage.ts"
 import { freePort } from "../test/support/hub-process.ts"
 import { printTable, writeResult } from "./report.ts"
@@ -25,7 +35,8 @@ const { values } = parseArgs({
   options: {
     artifacts: { type: "string", default: "artifacts/current" },
     sizes: { type: "string", default: "100000,1000000" },
-    quantization: { type: "string", default: "f16" }
+    variants: { type: "string", default: "b1,f16" },
+    "index-only": { type: "boolean", default: false }
   }
 })
 const DIMS = 256
@@ -77,33 +88,111 @@ const encoderBench = async (artifacts: string) => {
   return { documents: texts.length, docsPerSecond, queryEncodeP50Ms: pct(lat, 50), queryEncodeP99Ms: pct(lat, 99) }
 }
 
-const indexBench = async (n: number, quantization: Quantization) => {
-  const m = syntheticVectors(n)
-  const index = createIndex(DIMS, quantization)
-  const t0 = performance.now()
-  index.add(BigUint64Array.from({ length: n }, (_, i) => BigInt(i)), m, 0)
-  const buildSeconds = (performance.now() - t0) / 1000
-  const rnd = seededRandom(11)
-  const lat: number[] = []
+/** An index form to measure: today's f16, or the compact b1 codes the embed stage now prefers. */
+interface Variant {
+  readonly label: string
+  readonly quantization: Quantization
+  readonly connectivity?: number
+  readonly codeBlocks?: number
+}
+const VARIANTS: Record<string, Variant> = {
+  f16: { label: "f16 M16", quantization: "f16" },
+  i8: { label: "i8 M16", quantization: "i8" },
+  b1: { label: `b1×${B1_CODE_BLOCKS} M16`, quantization: "b1" },
+  b1x1: { label: "b1×1 M16", quantization: "b1", codeBlocks: 1 },
+  "i8-m6": { label: "i8 M6", quantization: "i8", connectivity: 6 }
+}
+/** Candidate counts swept for k = 10 (re-scored exactly), to show where recall saturates. */
+const SWEEP = [10, 20, 40, 64, 100, 128, 160, 256]
+const QUERIES = 300
+const RECALL_QUERIES = 100
+const DENSE_RECALL_QUERIES = 30
+
+/** Hits of `found` among the exact top 10 (ties at the 10th distance count). */
+const hitsOf = (found: ArrayLike<bigint>, exact: { keys: BigUint64Array; distances: Float32Array }, foundCos?: ArrayLike<number>) => {
+  const inExact = new Set(Array.from(exact.keys, Number))
   let hits = 0
-  const queries = 300
-  for (let q = 0; q < queries; q++) {
-    const i = Math.floor(rnd() * n)
-    const v = m.slice(i * DIMS, (i + 1) * DIMS)
-    const s = performance.now()
-    const approx = index.search(v, 10, 1)
-    lat.push(performance.now() - s)
-    if (q < 100) {
-      const exact = exactSearch(m, v, DIMS, 10)
-      const a = new Set(Array.from(approx.keys, Number))
-      for (const k of exact.keys) if (a.has(Number(k))) hits++
+  for (let i = 0; i < Math.min(10, found.length); i++) if (inExact.has(Number(found[i])) || (foundCos && 1 - foundCos[i] <= exact.distances[9] + 1e-6)) hits++
+  return hits
+}
+
+const indexBench = async (n: number, m: Float32Array, variant: Variant) => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-index-"))
+  try {
+    const t0 = performance.now()
+    const { raw, info, served: resident } = buildIndex(m, DIMS, variant.quantization, variant)
+    const buildSeconds = (performance.now() - t0) / 1000
+    const file = path.join(dir, "hnsw.usearch")
+    raw.save(file)
+    const bytes = (await fs.stat(file)).size
+    await fs.writeFile(path.join(dir, "index.json"), JSON.stringify({ ...info, metric: "cos" }))
+    await writeVectorFile(path.join(dir, VECTOR_FILE), m)
+    // As the routes open it: memory-mapped, candidates re-scored by positioned reads of vectors.f32.
+    const served = viewIndex(file, DIMS, variant.quantization)
+    const dense = new DenseChannel(served, DIMS, n, m)
+    const rnd = seededRandom(11)
+    const lat: number[] = []
+    const residentLat: number[] = []
+    const denseLat: number[] = []
+    let hits = 0
+    let rawHits = 0
+    let denseHits = 0
+    const sweep = SWEEP.map(() => 0)
+    for (let q = 0; q < QUERIES; q++) {
+      const i = Math.floor(rnd() * n)
+      const v = m.slice(i * DIMS, (i + 1) * DIMS)
+      let s = performance.now()
+      const found = served.search(v, 10, 1)
+      lat.push(performance.now() - s)
+      s = performance.now()
+      resident.search(v, 10, 1)
+      residentLat.push(performance.now() - s)
+      s = performance.now()
+      // The prior-art dense channel at its default pool (100, over-fetched by 16 for exclusions).
+      const pool = dense.search(v, { depth: 100 })
+      denseLat.push(performance.now() - s)
+      if (q < DENSE_RECALL_QUERIES) {
+        const exact = exactSearch(m, v, DIMS, 100)
+        const inExact = new Set(Array.from(exact.keys, Number))
+        denseHits += pool.hits.filter((h) => inExact.has(h.key) || 1 - h.score <= exact.distances[99] + 1e-6).length
+      }
+      if (q < RECALL_QUERIES) {
+        const exact = exactSearch(m, v, DIMS, 10)
+        hits += hitsOf(found.keys, exact, Array.from(found.distances, (d) => 1 - d))
+        const coded = info.codes ? binaryCoder(info.codes).rotate(v) : v
+        rawHits += hitsOf(raw.search(coded, 10, 1).keys, exact)
+        SWEEP.forEach((c, j) => {
+          const keys = Array.from(raw.search(coded, c, 1).keys, Number)
+          const cos = residentVectors(m, DIMS).cosines(v, keys)
+          const order = keys.map((_, x) => x).sort((a, b) => cos[b] - cos[a]).slice(0, 10)
+          sweep[j] += hitsOf(order.map((x) => BigInt(keys[x])), exact, order.map((x) => cos[x]))
+        })
+      }
     }
+    return {
+      n,
+      variant: variant.label,
+      quantization: variant.quantization,
+      connectivity: info.connectivity,
+      codeBits: info.codes ? binaryCoder(info.codes).bits : undefined,
+      candidatesAt10: candidatesFor(variant.quantization, 10, n),
+      buildPerSecond: n / buildSeconds,
+      buildSeconds,
+      bytesPerApplication: bytes / n,
+      recallAt10: hits / (RECALL_QUERIES * 10),
+      rawRecallAt10: rawHits / (RECALL_QUERIES * 10),
+      recallByCandidates: Object.fromEntries(SWEEP.map((c, j) => [c, sweep[j] / (RECALL_QUERIES * 10)])),
+      queryP50Ms: pct(lat, 50),
+      queryP99Ms: pct(lat, 99),
+      residentQueryP50Ms: pct(residentLat, 50),
+      residentQueryP99Ms: pct(residentLat, 99),
+      denseRecallAt100: denseHits / (DENSE_RECALL_QUERIES * 100),
+      densePool100P50Ms: pct(denseLat, 50),
+      densePool100P99Ms: pct(denseLat, 99)
+    }
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true })
   }
-  const file = path.join(os.tmpdir(), `bench-${n}.usearch`)
-  index.save(file)
-  const bytes = (await fs.stat(file)).size
-  await fs.rm(file, { force: true })
-  return { n, quantization, buildPerSecond: n / buildSeconds, buildSeconds, queryP50Ms: pct(lat, 50), queryP99Ms: pct(lat, 99), recallAt10: hits / 1000, bytesPerApplication: bytes / n }
 }
 
 const mapBench = (n: number) => {
@@ -141,24 +230,43 @@ const hubColdStart = async (artifacts: string) => {
 
 const artifacts = path.resolve(values.artifacts!)
 const sizes = values.sizes!.split(",").map(Number).filter((n) => n > 0)
+const idx: Awaited<ReturnType<typeof indexBench>>[] = []
+for (const n of sizes) {
+  const m = syntheticVectors(n)
+  for (const name of values.variants!.split(",")) {
+    const r = await indexBench(n, m, VARIANTS[name])
+    process.stdout.write(`${JSON.stringify(r)}\n`)
+    idx.push(r)
+  }
+}
+printTable("Vector index at 256 dims, synthetic clustered vectors: served recall@10 = HNSW candidates re-scored exactly from vectors.f32", idx, [
+  ["vectors", (r) => r.n.toLocaleString("en-US")],
+  ["index", (r) => r.variant],
+  ["bytes/app", (r) => Math.round(r.bytesPerApplication).toString()],
+  ["build s", (r) => r.buildSeconds.toFixed(1)],
+  ["cands@10", (r) => String(r.candidatesAt10)],
+  ["raw recall@10", (r) => r.rawRecallAt10.toFixed(3)],
+  ["recall@10", (r) => r.recallAt10.toFixed(3)],
+  ["p50 ms", (r) => r.queryP50Ms.toFixed(3)],
+  ["p99 ms", (r) => r.queryP99Ms.toFixed(3)],
+  ["resident p50", (r) => r.residentQueryP50Ms.toFixed(3)],
+  ["resident p99", (r) => r.residentQueryP99Ms.toFixed(3)],
+  ["dense recall@100", (r) => r.denseRecallAt100.toFixed(3)],
+  ["dense 100 p50", (r) => r.densePool100P50Ms.toFixed(3)],
+  ["dense 100 p99", (r) => r.densePool100P99Ms.toFixed(3)]
+])
+printTable("Recall@10 by candidates re-scored (k = 10)", idx, [
+  ["vectors", (r) => r.n.toLocaleString("en-US")],
+  ["index", (r) => r.variant],
+  ...SWEEP.map((c) => [String(c), (r: (typeof idx)[number]) => r.recallByCandidates[c].toFixed(3)] as const)
+])
+if (values["index-only"]) process.exit(0)
 const enc = await encoderBench(artifacts)
 printTable("Encoder (LSA, ONNX, sample corpus texts)", [enc], [
   ["documents", (r) => String(r.documents)],
   ["docs/s", (r) => Math.round(r.docsPerSecond).toLocaleString("en-US")],
   ["query encode p50 ms", (r) => r.queryEncodeP50Ms.toFixed(2)],
   ["p99 ms", (r) => r.queryEncodeP99Ms.toFixed(2)]
-])
-const idx = []
-for (const n of sizes) idx.push(await indexBench(n, values.quantization as Quantization))
-printTable("HNSW index (usearch, cosine, synthetic clustered vectors)", idx, [
-  ["vectors", (r) => r.n.toLocaleString("en-US")],
-  ["quant", (r) => r.quantization],
-  ["build/s", (r) => Math.round(r.buildPerSecond).toLocaleString("en-US")],
-  ["build s", (r) => r.buildSeconds.toFixed(1)],
-  ["query p50 ms", (r) => r.queryP50Ms.toFixed(3)],
-  ["query p99 ms", (r) => r.queryP99Ms.toFixed(3)],
-  ["recall@10", (r) => r.recallAt10.toFixed(3)],
-  ["bytes/app", (r) => Math.round(r.bytesPerApplication).toString()]
 ])
 const map = mapBench(Math.min(100_000, Math.max(...sizes, 10_000)))
 printTable("Map stage (UMAP on sample + placement)", [map], [

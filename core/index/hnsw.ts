@@ -1,63 +1,135 @@
 /**
- * The vector index settings shared by the pipeline (build) and the API (view): cosine HNSW via
- * usearch, with the quantization the embed stage chose by measured recall.
+ * The vector index as served: the memory-mapped usearch HNSW index asked for candidates, which
+ * are then re-scored exactly from the stored unit vectors (rescore.ts). Every reader (prior-art
+ * dense channel, patent-map neighbours, atlas) opens it with `viewIndex` and gets exact cosine
+ * distances, whichever quantization the embed stage chose:
+ *   b1   one bit per rotated coordinate (binary-codes.ts), Hamming HNSW, over-fetched;
+ *   i8, f16, f32   the vector itself (versions built before b1 are f16 or i8).
+ * index.json beside the index file records the quantization, connectivity and the codes' rotation.
  */
-import { createRequire } from "node:module"
-import type * as Usearch from "usearch"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { type BinaryCodes, binaryCoder } from "./binary-codes.ts"
+import { candidatesFor, fileVectors, residentVectors, type StoredVectors } from "./rescore.ts"
+import { HNSW_CONNECTIVITY, type Matches, type Quantization, type RawIndex, viewRawIndex } from "./usearch.ts"
+import { VECTOR_FILE } from "./vector-file.ts"
 
-// usearch's ESM build locates its native binary by parsing a stack trace, which loops forever
-// under tsx's loader; its CommonJS build uses __dirname and works everywhere.
-const usearch = createRequire(import.meta.url)("usearch") as typeof Usearch
-const { MetricKind, ScalarKind } = usearch
-type ScalarKind = Usearch.ScalarKind
+export * from "./usearch.ts"
 
-export type Quantization = "i8" | "f16" | "f32"
-
-const scalar: Record<Quantization, ScalarKind> = {
-  i8: ScalarKind.I8,
-  f16: ScalarKind.F16,
-  f32: ScalarKind.F32
+/** What index/index.json says about the index (fields beyond these are the embed stage's measurements). */
+export interface IndexInfo {
+  readonly dims: number
+  readonly count?: number
+  readonly quantization: Quantization
+  /** Absent in versions built before it was recorded: they used HNSW_CONNECTIVITY. */
+  readonly connectivity?: number
+  /** The rotation behind b1 codes. */
+  readonly codes?: BinaryCodes
 }
 
-export const HNSW_CONNECTIVITY = 16
-export const HNSW_EXPANSION_ADD = 128
-export const HNSW_EXPANSION_SEARCH = 64
+/** Several queries' answers, shaped like usearch's BatchMatches. */
+export interface BatchMatches {
+  readonly keys: BigUint64Array
+  readonly distances: Float32Array
+  readonly counts: BigUint64Array
+  readonly k: number
+  get(i: number): Matches
+}
 
-export const createIndex = (dims: number, quantization: Quantization) =>
-  new usearch.Index({
-    metric: MetricKind.Cos,
-    dimensions: dims,
-    connectivity: HNSW_CONNECTIVITY,
-    quantization: scalar[quantization],
-    expansion_add: HNSW_EXPANSION_ADD,
-    expansion_search: HNSW_EXPANSION_SEARCH,
-    multi: false
-  })
+export class ServedIndex {
+  private readonly rotate?: (rows: Float32Array) => Float32Array
+  private readonly codeWidth: number
 
-/** Memory-maps a saved index (milliseconds, no copy): how the API opens it. */
+  constructor(
+    private readonly raw: RawIndex,
+    readonly info: IndexInfo,
+    /** Undefined only for versions built before vectors.f32: the raw candidates are then answered as they are. */
+    private readonly stored: StoredVectors | undefined
+  ) {
+    const coder = info.codes ? binaryCoder(info.codes) : undefined
+    this.rotate = coder?.rotate
+    this.codeWidth = coder?.bits ?? info.dims
+  }
+
+  size() {
+    return this.raw.size()
+  }
+
+  get quantization() {
+    return this.info.quantization
+  }
+
+  /** The same index re-scored from vectors already in memory (no file reads). */
+  withResidentVectors(matrix: Float32Array) {
+    return new ServedIndex(this.raw, this.info, residentVectors(matrix, this.info.dims))
+  }
+
+  /** The k nearest keys to one query by exact cosine (distance = 1 − cosine), best first. */
+  private one(query: Float32Array, k: number, threads: number): Matches {
+    const size = this.size()
+    if (!size) return { keys: new BigUint64Array(0), distances: new Float32Array(0) }
+    const coded = this.rotate ? this.rotate(query) : query.slice()
+    const found = this.raw.search(coded, candidatesFor(this.info.quantization, k, size), threads)
+    if (!this.stored) return this.rotate ? this.hammingAsCosine(found, k) : { keys: found.keys.slice(0, k), distances: found.distances.slice(0, k) }
+    const keys = Array.from(found.keys, Number)
+    const cosines = this.stored.cosines(query, keys)
+    // Ties keep the smaller key, so answers are deterministic.
+    const order = keys.map((_, i) => i).filter((i) => !Number.isNaN(cosines[i]))
+    order.sort((a, b) => cosines[b] - cosines[a] || keys[a] - keys[b])
+    const top = order.slice(0, k)
+    return { keys: BigUint64Array.from(top, (i) => found.keys[i]), distances: Float32Array.from(top, (i) => 1 - cosines[i]) }
+  }
+
+  /** Without stored vectors a code's Hamming distance h still estimates the angle: cos(π·h/bits). */
+  private hammingAsCosine(found: Matches, k: number): Matches {
+    return { keys: found.keys.slice(0, k), distances: Float32Array.from(found.distances.slice(0, k), (h) => 1 - Math.cos((Math.PI * h) / this.codeWidth)) }
+  }
+
+  /** usearch's call shape: one query answers Matches, a row-major batch answers BatchMatches. */
+  search(vectors: Float32Array, k: number, threads = 0): Matches | BatchMatches {
+    const dims = this.info.dims
+    if (vectors.length % dims !== 0) throw new Error(`query length ${vectors.length} is not a multiple of ${dims} dimensions`)
+    const n = vectors.length / dims
+    if (n === 1) return this.one(vectors, k, threads)
+    const keys = new BigUint64Array(n * k)
+    const distances = new Float32Array(n * k)
+    const counts = new BigUint64Array(n)
+    for (let q = 0; q < n; q++) {
+      const m = this.one(vectors.subarray(q * dims, (q + 1) * dims), k, threads)
+      keys.set(m.keys, q * k)
+      distances.set(m.distances, q * k)
+      counts[q] = BigInt(m.keys.length)
+    }
+    return {
+      keys,
+      distances,
+      counts,
+      k,
+      get: (i: number) => ({ keys: keys.slice(i * k, i * k + Number(counts[i])), distances: distances.slice(i * k, i * k + Number(counts[i])) })
+    }
+  }
+}
+
+export const readIndexInfo = (indexDir: string): IndexInfo | undefined => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(indexDir, "index.json"), "utf8")) as IndexInfo
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Memory-maps a saved index (milliseconds, no copy) for serving: candidates re-scored exactly
+ * from vectors.f32 beside it. `dims` and `quantization` are what the caller read from index.json;
+ * the rest (codes, connectivity) is read from there too.
+ */
 export const viewIndex = (file: string, dims: number, quantization: Quantization) => {
-  const index = createIndex(dims, quantization)
-  index.view(file)
-  return index
-}
-
-/** A copy when the array is a view into a larger buffer. */
-const own = (a: Float32Array) => (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice())
-
-/**
- * Exact cosine k-NN over a row-major matrix (ground truth and small candidate sets).
- * usearch's exactSearch reads typed arrays from the start of their buffer, ignoring a
- * subarray's offset, so views are copied first.
- */
-export const exactSearch = (matrix: Float32Array, query: Float32Array, dims: number, k: number) =>
-  usearch.exactSearch(own(matrix), own(query), dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array }
-
-/**
- * Exact cosine k-NN of many queries (row-major) in one call: `k` slots per query, of which
- * `counts[q]` are filled. usearch answers a single query in another shape; both come back alike.
- */
-export const exactSearchBatch = (matrix: Float32Array, queries: Float32Array, dims: number, k: number) => {
-  const r = usearch.exactSearch(own(matrix), own(queries), dims, k, MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array }
-  const counts = r.counts ? Array.from(r.counts, Number) : [r.keys.length]
-  return { keys: r.keys, distances: r.distances, counts }
+  const dir = path.dirname(file)
+  const recorded = readIndexInfo(dir)
+  const info: IndexInfo = { ...recorded, dims, quantization }
+  if (quantization === "b1" && !info.codes) throw new Error(`${path.join(dir, "index.json")} records no binary codes for a b1 index`)
+  const width = info.codes ? binaryCoder(info.codes).bits : dims
+  const raw = viewRawIndex(file, width, quantization, info.connectivity ?? HNSW_CONNECTIVITY)
+  const count = raw.size()
+  return new ServedIndex(raw, info, fileVectors(path.join(dir, VECTOR_FILE), dims, count))
 }

@@ -1,11 +1,15 @@
 /**
- * The dense channel: cosine k-NN over the memory-mapped usearch index.
+ * The dense channel: cosine k-NN over the memory-mapped usearch index, whose candidates are
+ * re-scored exactly from the stored unit vectors (core/index/hnsw.ts ServedIndex; from memory
+ * here when the vectors are resident, else by positioned reads of vectors.f32), so scores are
+ * exact cosines whatever the index's quantization.
  *
  * Filters must not starve the result list. Unfiltered, one HNSW search. Filtered, the search
  * widens (k × 4 each round) until enough admitted keys are found or k covers the index; when
  * the admitted subset is small enough to scan (and vectors are resident), it is searched exactly
  * instead, which is both faster and complete. `mode` reports which happened.
  */
+import { ServedIndex } from "../index/hnsw.ts"
 import type { Scored } from "./top-k.ts"
 import { TopK } from "./top-k.ts"
 
@@ -34,14 +38,18 @@ export interface DenseResult {
 export const EXACT_SCAN_LIMIT = 50_000
 
 export class DenseChannel {
+  private readonly index: VectorIndexLike
+
   constructor(
-    private readonly index: VectorIndexLike,
+    index: VectorIndexLike,
     private readonly dims: number,
     /** Keys below this have vectors in the index. */
     private readonly vectorCount: number,
     /** Row-major unit vectors by key, when resident (enables exact subset scans). */
     private readonly vectors?: Float32Array
-  ) {}
+  ) {
+    this.index = vectors && index instanceof ServedIndex ? index.withResidentVectors(vectors) : index
+  }
 
   /** The unit vector of a key, when vectors are resident. */
   vectorOf(key: number): Float32Array | undefined {

@@ -7,21 +7,24 @@
  *
  * Outputs
  *   index/vectors.parquet  key, app_num, vector FLOAT[dims] (key = usearch key = row order)
- *   index/hnsw.usearch     the HNSW index (cosine), quantization chosen by measured recall
+ *   index/hnsw.usearch     the HNSW index, quantization chosen by measured end-to-end recall
+ *                          (b1 codes of rotated vectors where they reach it; core/index/hnsw.ts)
  *   index/vectors.f32      the same vectors scaled to unit length, raw float32 in key order
  *                          (core/index/vector-file.ts: what the API loads)
- *   index/index.json       dims, count, quantization and the recall measurements behind it
+ *   index/index.json       dims, count, quantization, connectivity, the b1 codes' rotation and the
+ *                          recall measurements behind the choice
  */
 import { DuckDBInstance, FLOAT, LIST } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { createIndex, HNSW_CONNECTIVITY, HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
+import { HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
 import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { loadTextEncoder } from "../../core/encoder/encoder.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
+import { buildIndex } from "./build-index.ts"
 import { chooseQuantization } from "./quantization.ts"
 
 const BATCH = 256
@@ -106,20 +109,16 @@ export const embedStage: Stage = {
         await encoder.close()
       }
 
-      matrix = matrix.subarray(0, key * dims)
-      const keys = BigUint64Array.from({ length: key }, (_, i) => BigInt(i))
-      const choice = chooseQuantization(matrix, dims, ctx.progress)
-      const index = createIndex(dims, choice.quantization)
-      if (keys.length) index.add(keys, matrix, 0)
-      index.save(path.join(dir, "hnsw.usearch"))
-      await writeVectorFile(path.join(dir, VECTOR_FILE), normalizeRows(matrix, dims))
-      await fs.writeFile(
-        path.join(dir, "index.json"),
-        JSON.stringify({ dims, count: keys.length, metric: "cos", connectivity: HNSW_CONNECTIVITY, expansionSearch: HNSW_EXPANSION_SEARCH, ...choice }, null, 2)
-      )
+      const unitRows = normalizeRows(matrix.subarray(0, key * dims), dims)
+      const choice = chooseQuantization(unitRows, dims, ctx.progress)
+      const { raw, info } = buildIndex(unitRows, dims, choice.quantization)
+      raw.save(path.join(dir, "hnsw.usearch"))
+      await writeVectorFile(path.join(dir, VECTOR_FILE), unitRows)
+      // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
+      await fs.writeFile(path.join(dir, "index.json"), JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice }, null, 2))
       return {
         outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
-        rowCounts: { vectors: keys.length },
+        rowCounts: { vectors: key },
         notes: [`${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
       }
     })
