@@ -175,3 +175,11 @@ describe("one of many, picked by what follows", () => {
     expect(termsOf(findings(planted, 63))).toEqual(["double-inclusion:desired goal state"])
   })
 })
+
+describe("a claim of another category that names its parent recites its own preamble", () => {
+  it("'A method of preparing a cleanser, detergent or … composition … according to claim 1': 'the cleanser or detergent' of claim 5 rests on it (13394746)", () => {
+    expect(findings(claimSet("13394746"), 5, "medium")).toEqual([])
+    const planted = plant("13394746", 5, "the total weight of the cleanser or detergent", "the total weight of the shampoo")
+    expect(termsOf(findings(planted, 5, "medium"))).toEqual(["no-antecedent-basis:shampoo"])
+  })
+})

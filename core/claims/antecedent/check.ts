@@ -20,6 +20,10 @@ import { assembleResult } from "./result.ts"
 import { type Token, tokenize } from "./tokens.ts"
 import type { AntecedentOptions, AntecedentResult } from "./types.ts"
 
+/** A dependent claim that opens with an indefinite article and names its parent only after its transition word. */
+const OWN_PREAMBLE = /^\s*(?:a|an)\s/i
+const TRANSITION = /\b(?:comprising|comprises|consisting|including|includes)\b/i
+
 /** Check a claim set. Claims without a number take their 1-based position. */
 export const checkAntecedentBasis = (
   claims: ReadonlyArray<{ readonly number?: number; readonly text: string }>,
@@ -34,8 +38,11 @@ export const checkAntecedentBasis = (
   for (const p of byNumber.values()) {
     if (p.canceled) continue
     const tokens = tokenize(p.text)
-    const skipUntil = p.isIndependent ? p.contentStart : p.preamble.end
-    const mentions = chunk(tokens, { skipUntil, preambleEnd: p.isIndependent ? p.preamble.end : skipUntil, bodyStart: p.body.start })
+    // "A method of preparing a cleanser, detergent or … composition, comprising adding the derivative according to claim 1":
+    // a claim of another category that names its parent recites what its own preamble introduces.
+    const ownPreamble = p.isIndependent || (OWN_PREAMBLE.test(p.text.slice(p.contentStart)) && TRANSITION.test(p.text.slice(0, p.references[0]?.start ?? 0)))
+    const skipUntil = ownPreamble ? p.contentStart : p.preamble.end
+    const mentions = chunk(tokens, { skipUntil, preambleEnd: ownPreamble ? p.preamble.end : skipUntil, bodyStart: p.body.start })
     chunked.set(p.number, { tokens, mentions })
   }
 
