@@ -183,3 +183,18 @@ describe("a claim of another category that names its parent recites its own prea
     expect(termsOf(findings(planted, 5, "medium"))).toEqual(["no-antecedent-basis:shampoo"])
   })
 })
+
+describe("'respective' and the words after a reference pick one", () => {
+  it("'said at least one retention member rotates about a respective axis … said axis' is each member's axis, not the common axis (10741875, claim 5)", () => {
+    expect(findings(claimSet("10741875"), 5)).toEqual([])
+    // Planted: a pivot axis beside the common axis leaves 'said axis' ambiguous.
+    const planted = plant("10741875", 3, "about a respective axis", "about a pivot axis")
+    expect(termsOf(findings(planted, 5))).toEqual(["ambiguous-reference:axis"])
+  })
+
+  it("'the change of flow rate for the fluid pump' is the change recited for the pump, not the one for the blender (13804906, claim 15)", () => {
+    expect(termsOf(findings(claimSet("13804906"), 15)).filter((t) => t.includes("change"))).toEqual([])
+    const planted = plant("13804906", 15, "implementing the change of flow rate for the fluid pump and", "implementing the change for the fluid pump and")
+    expect(termsOf(findings(planted, 15))).toContain("ambiguous-reference:change")
+  })
+})

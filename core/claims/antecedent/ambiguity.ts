@@ -73,6 +73,11 @@ const narrowRivals = (scan: ClaimScan, m: Mention, recited: Intro[]): Intro[] =>
     const own = qualifierAt(scan.tokens, m.tokEnd)
     const same = rivals.filter((i) => sameQualifier(i.qualifier, own))
     if (same.length === 1) rivals = same
+    else if (same.length > 1) {
+      // "the change of flow rate for the fluid pump" after changes of flow rate for the pump and for the blender: read on.
+      const longer = same.filter((i) => samePrefix(i.qualifier, own))
+      if (longer.length === 1) rivals = longer
+    }
   }
   return rivals
 }

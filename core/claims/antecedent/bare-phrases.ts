@@ -16,6 +16,8 @@ export const scanBarePhrase = (scan: ClaimScan, m: Mention) => {
   }
   // "in which pixels each having a predetermined width are arranged": a later "the pixel" is each of them.
   if (m.next === "each" && r0.plural) scan.distributive.add(r0.key)
+  // "a floating gate formed on respective active regions … the active region": the region of each gate.
+  if (r0.words.length > 1 && r0.words[0] === "respective") scan.distributive.add(r0.words.slice(1).join(" "))
   for (const r of m.readings) scan.register(m, r, { counting: false, weak: true })
   for (const t of m.tails) scan.register(m, t, { counting: false, weak: true })
   for (const k of m.coordinated ?? []) scan.register(m, r0, { counting: false, weak: true, key: k, number: "any" })

@@ -18,6 +18,8 @@ export const scanIntroduction = (scan: ClaimScan, m: Mention) => {
   // "a plurality of contacts each having …", "during each of at least several cycles": later singular references are to each of them.
   const lead = tokens[m.detTok - 1]?.l === "least" && tokens[m.detTok - 2]?.l === "at" ? m.detTok - 3 : m.detTok - 1
   if (m.next === "each" || (tokens[lead]?.l === "of" && tokens[lead - 1]?.l === "each")) scan.distributive.add(r0.key)
+  // "each retention member rotates about a respective axis … said axis": one axis per member, whichever is meant.
+  if (r0.words.length > 1 && r0.words[0] === "respective") scan.distributive.add(r0.words.slice(1).join(" "))
   const subject = scan.parsed.isIndependent && m.region === "preamble" && !scan.sawPreambleIntro
   if (m.region === "preamble") scan.sawPreambleIntro = true
   m.readings.forEach((r, n) => scan.register(m, r, { counting: n === 0 && adds, weak: n > 0, subject }))

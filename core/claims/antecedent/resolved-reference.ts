@@ -12,7 +12,7 @@ import { NON_RESTRICTIVE } from "./resolution.ts"
 import { isTied, USER_TERMS } from "./suppression.ts"
 
 /** A participle, a relative clause or "having" right after a singular reference: the description picks one of several. */
-const PICKED_BY = /^\s*(?:[a-z]+ed\b|(?:into|in|at|by|from|to|for) which\b|which\b|that\b|where\b|having\b|located\b)/
+const PICKED_BY = /^\s*(?:[a-z]+ed\b|(?:into|in|at|by|from|to|for) which\b|which\b|that\b|where\b|having\b|located\b|corresponding to\b)/
 
 const PER_PREPOSITIONS = new Set(["for", "of", "in", "at", "to", "from", "on", "with", "during"])
 
