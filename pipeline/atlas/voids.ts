@@ -183,19 +183,13 @@ export const findVoidCandidates = (coords: Float32Array, options: VoidSearchOpti
   for (const c of centres.slice(0, options.maxCandidates ?? 5000)) {
     const cell = [Math.floor(c / (g * g)), Math.floor(c / g) % g, c % g]
     const position = cellCentre(grid, cell[0], cell[1], cell[2])
-    if (candidates.some((v) => distanceTo(Float32Array.from(v.position), 0, position) < v.radius)) continue
+    if (candidates.some((v) => Math.hypot(v.position[0] - position[0], v.position[1] - position[1], v.position[2] - position[2]) < v.radius)) continue
     const nearest = nearestPoints(grid, coords, ...position, 1, art)[0]
     // A gap narrower than a cell is noise between points, not a region.
     if (!nearest || nearest.distance < 0.75 * meanStep) continue
-    const reach = 1.5 * nearest.distance + 2 * cellDiagonal
-    // Enclosure first: it drops the open space around the cloud cheaply.
-    const sides = borderingByDirection(grid, coords, art, cell, position, reach)
-    let pairs = 0
-    for (let s = 0; s < 13; s++) if (sides[s] && sides[25 - s]) pairs++
-    const enclosure = pairs / 13
-    if (enclosure < minEnclosure) continue
-    // The ball reaches the nearest art; the documents inside it are strays. The art in a thin
-    // shell outside it gives the density the ball is judged against.
+    // Significance first, the cheapest test for the many small gaps between neighbours: the ball
+    // reaches the nearest art, the documents inside it are strays, and the art in a thin shell
+    // outside it gives the density the ball is judged against.
     const radius = nearest.distance
     const outer = radius + shellWidth(radius)
     const distances = distancesWithin(grid, coords, position, outer)
@@ -203,6 +197,11 @@ export const findVoidCandidates = (coords: Float32Array, options: VoidSearchOpti
     const shellDensity = (distances.length - strays) / (ballVolume(outer) - ballVolume(radius))
     const expected = shellDensity * ballVolume(radius)
     if (strays > fraction * expected || -logPoissonCdf(strays, expected) < threshold) continue
+    const sides = borderingByDirection(grid, coords, art, cell, position, 1.5 * radius + 2 * cellDiagonal)
+    let pairs = 0
+    for (let s = 0; s < 13; s++) if (sides[s] && sides[25 - s]) pairs++
+    const enclosure = pairs / 13
+    if (enclosure < minEnclosure) continue
     const present = sides.filter((s): s is { point: number; distance: number } => s !== null)
     const pull = [0, 0, 0]
     for (const { point, distance } of present) for (let d = 0; d < 3; d++) pull[d] += (coords[point * 3 + d] - position[d]) / Math.max(1e-9, distance)
