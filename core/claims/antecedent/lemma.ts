@@ -28,8 +28,11 @@ const formsOf = (w: string): WordForms => {
   return f
 }
 
+/** Most words do not end in "s" and are no irregular plural: they are their own singular, looked up nowhere. */
+const plainSingular = (w: string): boolean => w.charCodeAt(w.length - 1) !== 115 && !IRREGULAR_PLURALS.has(w)
+
 /** Singular form of a (lower-case) noun; words that are not plural come back unchanged. */
-export const singular = (w: string): string => formsOf(w).singular
+export const singular = (w: string): string => (plainSingular(w) ? w : formsOf(w).singular)
 
 const singularOf = (w: string): string => {
   const irregular = IRREGULAR_PLURALS.get(w)
@@ -43,7 +46,7 @@ const singularOf = (w: string): string => {
 }
 
 /** Whether a (lower-case) noun is plural in form. Mass nouns are neither. */
-export const isPlural = (w: string): boolean => formsOf(w).plural
+export const isPlural = (w: string): boolean => !plainSingular(w) && formsOf(w).plural
 
 /** "the polyolefin" after "polyolefins": a named class of polymer is a material, counted or not. */
 const POLYMER = /(?:olefin|polymer|elastomer|monomer|oligomer)s?$|^poly(?:ethylene|propylene|ester|amide|imide|urethane|carbonate|styrene|siloxane)s?$/
