@@ -4,12 +4,18 @@
  * ("sub"), and the manual's guidelines and exclusions for it.
  */
 import { Effect } from "effect"
-import { NotFound } from "../domain/errors.ts"
-import { list, type Query, str } from "./stored.ts"
+import { type CorpusUnavailable, NotFound } from "../domain/errors.ts"
+import { byKey, list, type Query, type Row, str } from "./stored.ts"
 
-export const getDesignCode = (query: Query, code: string) =>
+/** The Design Search Code Manual's entries of the served version by code. */
+export type DesignCodes = ReadonlyMap<string, Row>
+
+export const loadDesignCodes = (query: Query): Effect.Effect<DesignCodes, CorpusUnavailable> =>
+  Effect.map(query(`SELECT * FROM design_code_entries`, [], ["design_code_entries"]), (rows) => byKey(rows, (r) => r.code))
+
+export const getDesignCode = (codes: Effect.Effect<DesignCodes, CorpusUnavailable>, code: string) =>
   Effect.gen(function* () {
-    const [r] = yield* query(`SELECT * FROM design_code_entries WHERE code = $1 LIMIT 1`, [code.trim()], ["design_code_entries"])
+    const r = (yield* codes).get(code.trim())
     if (!r) return yield* Effect.fail(new NotFound({ message: `design code ${code} is not in the Design Search Code Manual` }))
     return {
       code: String(r.code),

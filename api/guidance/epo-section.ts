@@ -5,15 +5,21 @@
 import { Effect } from "effect"
 import { canonicalEpoId } from "../../core/guidance/ids.ts"
 import { subsectionsOf } from "../../core/guidance/subsections.ts"
-import { NotFound } from "../domain/errors.ts"
-import { json, list, type Query, str } from "./stored.ts"
+import { type CorpusUnavailable, NotFound } from "../domain/errors.ts"
+import { byKey, json, list, type Query, type Row, str } from "./stored.ts"
 
-export const getEpoGuideline = (query: Query, sectionId: string) =>
+/** The EPO Guidelines sections of the served version by canonical section id. */
+export type EpoSections = ReadonlyMap<string, Row>
+
+export const loadEpoSections = (query: Query): Effect.Effect<EpoSections, CorpusUnavailable> =>
+  Effect.map(query(`SELECT * FROM epo_guidance`, [], ["epo_guidance"]), (rows) => byKey(rows, (r) => r.section_id))
+
+export const getEpoGuideline = (sections: Effect.Effect<EpoSections, CorpusUnavailable>, sectionId: string) =>
   Effect.gen(function* () {
-    const id = canonicalEpoId(sectionId)
-    // An id that is no Guidelines reference still goes to the table, so a version without it
+    // The table is read even for an id that is no Guidelines reference, so a version without it
     // answers 503 rather than 404.
-    const [r] = yield* query(`SELECT * FROM epo_guidance WHERE section_id = $1 LIMIT 1`, [id ?? sectionId], ["epo_guidance"])
+    const held = yield* sections
+    const r = held.get(canonicalEpoId(sectionId) ?? sectionId)
     if (!r) return yield* Effect.fail(new NotFound({ message: `EPO Guidelines section ${sectionId} is not in the corpus` }))
     return {
       sectionId: String(r.section_id),

@@ -5,8 +5,22 @@
  */
 import { Effect } from "effect"
 import { normalizeFormParagraphCode } from "../../core/guidance/ids.ts"
-import { NotFound } from "../domain/errors.ts"
-import { json, list, type Query, type Row, str } from "./stored.ts"
+import { compareIds } from "../../core/guidance/natural-order.ts"
+import { type CorpusUnavailable, NotFound } from "../domain/errors.ts"
+import { byKey, json, list, type Query, type Row, str } from "./stored.ts"
+
+/** The form paragraphs of the served version: by code, and all of them in natural code order. */
+export interface FormParagraphs {
+  readonly byCode: ReadonlyMap<string, Row>
+  /** Every row, sorted by `compareIds` of the code (stable, so equal codes keep the table's order). */
+  readonly inCodeOrder: ReadonlyArray<Row>
+}
+
+export const loadFormParagraphs = (query: Query): Effect.Effect<FormParagraphs, CorpusUnavailable> =>
+  Effect.map(query(`SELECT * FROM form_paragraph_details`, [], ["form_paragraph_details"]), (rows) => ({
+    byCode: byKey(rows, (r) => r.code),
+    inCodeOrder: [...rows].sort((a, b) => compareIds(String(a.code), String(b.code)))
+  }))
 
 export const formParagraphBody = (r: Row) => ({
   code: String(r.code),
@@ -28,10 +42,9 @@ export const formParagraphBody = (r: Row) => ({
 
 export const formParagraphCodeOf = (raw: string) => normalizeFormParagraphCode(raw.replace(/^[\s¶§]+/, ""))
 
-export const getFormParagraph = (query: Query, code: string) =>
+export const getFormParagraph = (paragraphs: Effect.Effect<FormParagraphs, CorpusUnavailable>, code: string) =>
   Effect.gen(function* () {
-    const normalized = formParagraphCodeOf(code)
-    const [r] = yield* query(`SELECT * FROM form_paragraph_details WHERE code = $1 LIMIT 1`, [normalized ?? code.trim()], ["form_paragraph_details"])
+    const r = (yield* paragraphs).byCode.get(formParagraphCodeOf(code) ?? code.trim())
     if (!r) return yield* Effect.fail(new NotFound({ message: `form paragraph ${code.trim()} is not in the corpus` }))
     return formParagraphBody(r)
   })

@@ -4,17 +4,19 @@
  */
 import { Effect } from "effect"
 import { normalizeMpepId } from "../../core/guidance/ids.ts"
-import { NotFound } from "../domain/errors.ts"
-import { json, list, type Query, str } from "./stored.ts"
+import { type CorpusUnavailable, NotFound } from "../domain/errors.ts"
+import { byKey, json, list, type Query, type Row, str } from "./stored.ts"
 
-export const getMpepSection = (query: Query, sectionId: string) =>
+/** The MPEP sections of the served version by section id. */
+export type MpepSections = ReadonlyMap<string, Row>
+
+export const loadMpepSections = (query: Query): Effect.Effect<MpepSections, CorpusUnavailable> =>
+  Effect.map(query(`SELECT * FROM mpep_guidance`, [], ["mpep_guidance"]), (rows) => byKey(rows, (r) => r.section_id))
+
+export const getMpepSection = (sections: Effect.Effect<MpepSections, CorpusUnavailable>, sectionId: string) =>
   Effect.gen(function* () {
-    const rows = yield* query(
-      `SELECT * FROM mpep_guidance WHERE section_id = $1 OR section_id = $2 ORDER BY section_id = $1 DESC LIMIT 1`,
-      [sectionId, normalizeMpepId(sectionId) ?? sectionId],
-      ["mpep_guidance"]
-    )
-    const r = rows[0]
+    const held = yield* sections
+    const r = held.get(sectionId) ?? held.get(normalizeMpepId(sectionId) ?? sectionId)
     if (!r) return yield* Effect.fail(new NotFound({ message: `MPEP section ${sectionId} is not in the corpus` }))
     return {
       sectionId: String(r.section_id),

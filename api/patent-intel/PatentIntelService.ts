@@ -12,7 +12,7 @@ import { getArtUnitProfile } from "./art-unit-profile.ts"
 import { getPatentClassification } from "./classification.ts"
 import { lookupCpcCode, type CpcLookupOptions } from "./cpc-lookup.ts"
 import { getExaminerProfile } from "./examiner-profile.ts"
-import { findExaminer, type ExaminerSearch } from "./examiner-search.ts"
+import { examinerSearch, type ExaminerSearch } from "./examiner-search.ts"
 import { recordLookup } from "./stored.ts"
 
 export { parseInclude } from "./examiner-profile.ts"
@@ -27,6 +27,7 @@ export class PatentIntelService extends Effect.Service<PatentIntelService>()("ap
     const cpcIndex = yield* Effect.cachedInvalidateWithTTL(loadCpcIndex(store), Duration.infinity).pipe(
       Effect.map(([get, invalidate]) => Effect.tapError(get, () => invalidate))
     )
+    const findExaminer = yield* examinerSearch(store, settings.preloadSearch)
     if (settings.preloadSearch && Option.isSome(store.served())) {
       yield* cpcIndex.pipe(
         Effect.timed,
@@ -45,7 +46,7 @@ export class PatentIntelService extends Effect.Service<PatentIntelService>()("ap
       /** GET /patent-intel/art-unit/{artUnit} (tool get_art_unit_profile). */
       getArtUnitProfile: (artUnit: string) => getArtUnitProfile(query, records, artUnit).pipe(Effect.withSpan("PatentIntel.getArtUnitProfile")),
       /** GET /patent-intel/examiners (tool find_examiner). */
-      findExaminer: (search: ExaminerSearch) => findExaminer(query, search).pipe(Effect.withSpan("PatentIntel.findExaminer")),
+      findExaminer: (search: ExaminerSearch) => findExaminer(search).pipe(Effect.withSpan("PatentIntel.findExaminer")),
       /** GET /patent-intel/examiner/{examiner} (tool get_examiner_profile); `include` is the raw query value or a list of names. */
       getExaminerProfile: (examiner: string, include: string | ReadonlyArray<string> = []) =>
         getExaminerProfile(query, records, examiner, include).pipe(Effect.withSpan("PatentIntel.getExaminerProfile"))
