@@ -32,13 +32,17 @@ const KEEP = process.argv.includes("--keep")
 
 /**
  * The fixed-grid finder this one replaced, against the new one, run back to back on the same kept
- * spaces of this benchmark (--keep) on 2026-11-25, a 2-core machine under heavy load from other
- * jobs: compare the two columns, not these seconds with a quiet run's. The fixed grid found none
+ * spaces of this benchmark (--keep) on 2026-11-25, a 2-core machine under load from other jobs
+ * (load average 7–8): compare the two columns, not these seconds with a quiet run's. Most of the
+ * 1M figure is reading the coordinates, which both share. The fixed grid found none
  * of the planted gaps at 100k and reported chance gaps in the uniform background instead.
  */
 const ATLAS_BASELINE = {
   finder: "fixed grid (commit 7e9385e) vs multi-scale relative density, same spaces, same load",
-  sizes: [{ points: 100_000, before: { atlasSeconds: 21.4, voids: 14, plantedFound: 0 }, after: { atlasSeconds: 10.8, voids: 3, plantedFound: 3 } }]
+  sizes: [
+    { points: 100_000, before: { atlasSeconds: 6.46, voids: 14, plantedFound: 0 }, after: { atlasSeconds: 3.36, voids: 3, plantedFound: 3 } },
+    { points: 1_000_000, before: { atlasSeconds: 17.48, voids: 0, plantedFound: 0 }, after: { atlasSeconds: 15.15, voids: 3, plantedFound: 3 } }
+  ]
 }
 
 const distance = (p: { x: number; y: number; z: number }, c: readonly number[]) => Math.hypot(p.x - c[0], p.y - c[1], p.z - c[2])
