@@ -80,12 +80,14 @@ export const fileVectors = (file: string, dims: number, count: number): StoredVe
 
 /**
  * How many HNSW candidates a search for k re-scores. b1 codes rank coarsely (a Hamming distance
- * has only `bits` values), so they are over-fetched; bench/vectors.ts measured the factor that
- * keeps end-to-end recall@10 ≥ 0.95 at 1M. The float indexes already rank well: their candidates
- * are the k asked, re-scored only to make the scores exact.
+ * has only `bits` values), so they are over-fetched. bench/vectors.ts at 1M synthetic clustered
+ * vectors: recall@10 0.82 from 128 candidates, 0.975 from 256; the prior-art pool (k = 116,
+ * 464 candidates) finds 0.994 of the exact top 100. On the sample's real vectors 40 candidates
+ * already give 0.99. The float indexes rank well by themselves: their candidates are the k asked,
+ * re-scored only to make the scores exact.
  */
 export const OVERFETCH: Record<Quantization, { readonly factor: number; readonly min: number }> = {
-  b1: { factor: 4, min: 128 },
+  b1: { factor: 4, min: 256 },
   i8: { factor: 2, min: 0 },
   f16: { factor: 1, min: 0 },
   f32: { factor: 1, min: 0 }
