@@ -2,7 +2,7 @@
  * Which cells of the fine grid hold art, judged against the density around them at several
  * scales. A cell with points is not art when, at some level of a grid pyramid (the fine grid, then
  * cells twice, four times … as wide), the 3³ block around it holds at most `fraction` of what its
- * surroundings (the 7³ block less the 3³ one) would put there. So a few stray documents inside a
+ * surroundings (the 9³ block less the 3³ one) would put there. So a few stray documents inside a
  * gap do not fill it, at whatever density the corpus has reached, while a uniformly dense region
  * stays art everywhere.
  */
@@ -27,7 +27,7 @@ const countsAt = (coords: Float32Array, grid: Grid, size: number) => {
   return counts
 }
 
-/** Cells whose 3³ block is nearly empty relative to the rest of their 7³ block. */
+/** Cells whose 3³ block is nearly empty relative to the rest of their 9³ block. */
 export const nearlyEmptyCells = (counts: Float32Array, size: number, options: ArtOptions) => {
   // Summed-volume table: any box sum in eight lookups.
   const s = size + 1
@@ -40,7 +40,7 @@ export const nearlyEmptyCells = (counts: Float32Array, size: number, options: Ar
           table[((i - 1) * s + j) * s + k] + table[(i * s + j - 1) * s + k] + table[(i * s + j) * s + k - 1] -
           table[((i - 1) * s + j - 1) * s + k] - table[((i - 1) * s + j) * s + k - 1] - table[(i * s + j - 1) * s + k - 1] +
           table[((i - 1) * s + j - 1) * s + k - 1]
-  // Box bounds (in table coordinates) of half-width 1 and 3 around each index, clipped to the grid.
+  // Box bounds (in table coordinates) of half-width 1 and 4 around each index, clipped to the grid.
   const bounds = (h: number) => {
     const lo = new Int32Array(size)
     const hi = new Int32Array(size)
