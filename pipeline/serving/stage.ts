@@ -11,6 +11,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { SERVING_DIR } from "../../core/serving/records.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
 import { openRecordWriter } from "./write-records.ts"
@@ -62,6 +63,8 @@ const writeSpec = async (
 }
 
 export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}): Promise<StageResult> => {
+  // A spec skipped for a missing table must not leave an earlier file of that name behind.
+  await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
   const db = await DuckDBInstance.create(":memory:", {
     threads: String(Math.max(1, os.availableParallelism())),
     temp_directory: path.join(workDir, ".serving-tmp")

@@ -3,6 +3,7 @@
  * with an application that has text but no vector, with a citing application over the limit,
  * without coordinates), an inference-hub child process, and DuckDB reads of the truth.
  */
+import { writeServingRecords } from "../../pipeline/serving/stage.ts"
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -55,6 +56,7 @@ export const withoutAtlas = async (sample: string) => {
 export const withoutCoordinates = async (sample: string) => {
   const dir = await copyVersion(sample, "no-coords")
   await fs.rm(path.join(dir, "map"), { recursive: true, force: true })
+  await writeServingRecords(dir)
   return dir
 }
 
@@ -99,6 +101,8 @@ export const variant = async (sample: string) => {
     `SELECT * FROM read_parquet(${q("tables/citations.parquet")})
      UNION ALL BY NAME SELECT * FROM (VALUES ${extra}) t(citing_app, cited_doc, cited_app, examiner_cited, citing_filing_year)`
   )
+  // The serving records derive from the tables: rewritten tables need them rewritten too.
+  await writeServingRecords(dir)
   return { dir, unvectored: unvectored.app_num as string, citing, examiner }
 }
 
