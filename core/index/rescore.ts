@@ -81,8 +81,8 @@ export const fileVectors = (file: string, dims: number, count: number): StoredVe
 /**
  * How many HNSW candidates a search for k re-scores. b1 codes rank coarsely (a Hamming distance
  * has only `bits` values), so they are over-fetched. bench/vectors.ts at 1M synthetic clustered
- * vectors: recall@10 0.82 from 128 candidates, 0.975 from 256; the prior-art pool (k = 116,
- * 464 candidates) finds 0.994 of the exact top 100. On the sample's real vectors 40 candidates
+ * vectors: recall@10 0.82 from 128 candidates, 0.96-0.975 from 256 (two builds); the prior-art pool (k = 116,
+ * 464 candidates) finds 0.995 of the exact top 100. On the sample's real vectors 40 candidates
  * already give 0.99. The float indexes rank well by themselves: their candidates are the k asked,
  * re-scored only to make the scores exact.
  */
