@@ -52,10 +52,12 @@ bench: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
 	$(TSX) bench/ingest.ts --synth $(N)
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/serving-records.ts
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/encoder-similarity.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/patent-map.ts --points 1000000
 	$(TSX) bench/retrieval.ts
+	$(TSX) bench/scale.ts
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/prosecution-scale.ts
 	$(TSX) bench/api-throughput.ts --artifacts $(ARTIFACTS)/current
