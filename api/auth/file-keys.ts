@@ -1,7 +1,8 @@
 /**
  * The embedded key store: STATE_DIR/keys.json. The key CLI writes the file from another process,
- * so every lookup checks the file's identity (inode, size, mtime) with one stat and reloads when it
- * changed: a key created, revoked or rotated is in force on the next request.
+ * so every lookup checks the file's identity (inode, size, mtime) with a stat begun after the lookup
+ * arrived, and reloads when it changed: a key created, revoked or rotated is in force on the next
+ * request.
  */
 import * as fs from "node:fs/promises"
 import { createKey, listKeys, rotateKey, setStatus } from "./issue.ts"
@@ -25,9 +26,31 @@ export const fileKeys = (stateDir: string): KeyBackend => {
     return cache.byHandle
   }
 
+  // Concurrent lookups share a check, but only one that began after they arrived: a check already
+  // running may have read the file before a change the caller expects to see, so later arrivals
+  // wait for the next one. Under load that is one stat per round instead of one per request.
+  let running: Promise<ReadonlyMap<string, KeyRecord>> | undefined
+  let queued: Promise<ReadonlyMap<string, KeyRecord>> | undefined
+  const current = (): Promise<ReadonlyMap<string, KeyRecord>> => {
+    if (!running) {
+      running = load().finally(() => {
+        running = undefined
+      })
+      return running
+    }
+    queued ??= running.then(
+      () => undefined,
+      () => undefined
+    ).then(() => {
+      queued = undefined
+      return current()
+    })
+    return queued
+  }
+
   return {
     kind: "file",
-    findByHandle: (handle) => load().then((byHandle) => byHandle.get(handle)),
+    findByHandle: (handle) => current().then((byHandle) => byHandle.get(handle)),
     create: (options, nowMs) => createKey(stateDir, options, nowMs),
     setStatus: (handle, status) => setStatus(stateDir, handle, status),
     rotate: (handle, nowMs) => rotateKey(stateDir, handle, nowMs),
