@@ -16,7 +16,7 @@ import { getFormParagraph, loadFormParagraphs } from "./form-paragraph.ts"
 import { findFormParagraphs, type FormParagraphSearch } from "./form-paragraph-search.ts"
 import { getGuidanceGraph, loadGuidanceGraph } from "./guidance-graph.ts"
 import { getMpepSection, loadMpepSections } from "./mpep-section.ts"
-import { heldTable } from "./stored.ts"
+import { heldTable } from "../artifacts/held.ts"
 
 export type { FormParagraphSearch } from "./form-paragraph-search.ts"
 

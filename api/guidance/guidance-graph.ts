@@ -6,7 +6,8 @@
 import { Effect } from "effect"
 import { canonicalEpoId, normalizeMpepId } from "../../core/guidance/ids.ts"
 import { type CorpusUnavailable, NotFound } from "../domain/errors.ts"
-import { byKey, compareText, num, type Query, type Row } from "./stored.ts"
+import { compareText } from "../artifacts/held.ts"
+import { byKey, num, type Query, type Row } from "./stored.ts"
 
 /** The citation graph of the served version: nodes by corpus and section, edges by endpoint. */
 export interface GuidanceGraph {

@@ -4,8 +4,9 @@
  * examiner profiles. Methods return the success bodies; unknown records fail with NotFound and a
  * version without the tables with CorpusUnavailable (both rendered by the route layer).
  */
-import { Duration, Effect, Option } from "effect"
+import { Effect } from "effect"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
+import { heldTable } from "../artifacts/held.ts"
 import { Settings } from "../config.ts"
 import { loadCpcIndex } from "./cpc-index.ts"
 import { getArtUnitProfile } from "./art-unit-profile.ts"
@@ -24,18 +25,12 @@ export class PatentIntelService extends Effect.Service<PatentIntelService>()("ap
     const query = store.query
     const records = recordLookup(store)
     // Loaded once per served version; a failed load is retried by the next lookup.
-    const cpcIndex = yield* Effect.cachedInvalidateWithTTL(loadCpcIndex(store), Duration.infinity).pipe(
-      Effect.map(([get, invalidate]) => Effect.tapError(get, () => invalidate))
+    const cpcIndex = yield* heldTable(
+      store,
+      { tables: ["cpc_scheme", "cpc_routing"], preload: settings.preloadSearch, describe: (i) => `CPC scheme index (${i.scheme.size} symbols, ${i.routing.size} routed)` },
+      loadCpcIndex(store)
     )
     const findExaminer = yield* examinerSearch(store, settings.preloadSearch)
-    if (settings.preloadSearch && Option.isSome(store.served())) {
-      yield* cpcIndex.pipe(
-        Effect.timed,
-        Effect.tap(([took, index]) => Effect.logInfo(`CPC scheme index loaded: ${index.scheme.size} symbols, ${index.routing.size} routed, in ${Math.round(Duration.toMillis(took))} ms`)),
-        Effect.catchAll((e) => Effect.logWarning(`CPC scheme index not preloaded (the first lookup retries): ${e.message}`)),
-        Effect.forkDaemon
-      )
-    }
     return {
       /** GET /patent-intel/cpc/{code} (tool lookup_cpc_code). */
       lookupCpcCode: (code: string, options: CpcLookupOptions = { childLimit: 50, distributionLimit: 20 }) =>

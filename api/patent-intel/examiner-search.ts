@@ -11,7 +11,7 @@
 import { Effect } from "effect"
 import type { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import type { CorpusUnavailable } from "../domain/errors.ts"
-import { compareText, heldTable } from "../guidance/stored.ts"
+import { compareText, heldTable } from "../artifacts/held.ts"
 import { num, str, technologyCenterOf, type Query } from "./stored.ts"
 
 export interface ExaminerSearch {
