@@ -15,6 +15,8 @@ interface Located {
   readonly publication_number: string | null
   readonly application_number: string
   readonly kind_code: string | null
+  /** The application row, when locating it already read it. */
+  readonly application?: Json
 }
 
 /** Patent numbers are stored without leading zeros ("07123456" is patent 7123456). */
@@ -66,7 +68,8 @@ const locate = (query: Query, records: RecordLookup, number: string) =>
         matched_as: "application_number",
         publication_number: str(app.pub_num),
         application_number: number,
-        kind_code: str(app.kind)
+        kind_code: str(app.kind),
+        application: app
       } satisfies Located as Located
     return yield* Effect.fail(new NotFound({ message: `${number} is neither a publication number nor an application number in the corpus` }))
   })
@@ -94,7 +97,10 @@ export const getPatentClassification = (query: Query, records: RecordLookup, cpc
   Effect.gen(function* () {
     const found = yield* locate(query, records, number.trim())
     const [symbols, app] = yield* Effect.all(
-      [symbolsOf(query, records, cpcIndex, found.application_number), applicationOf(query, records, found.application_number)],
+      [
+        symbolsOf(query, records, cpcIndex, found.application_number),
+        found.application ? Effect.succeed(found.application) : applicationOf(query, records, found.application_number)
+      ],
       { concurrency: "unbounded" }
     )
     // Some sources flag two main symbols; the first inventive one (then alphabetical) is served.
