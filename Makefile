@@ -18,7 +18,7 @@ TSX := node --import tsx
 export ONNXRUNTIME_NODE_INSTALL := skip
 export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE := 1
 
-.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup
+.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup rollback
 
 # npm ci installs exactly the lock file (it lists every platform's optional packages); without a
 # lock file, npm install writes one.
@@ -34,6 +34,10 @@ typecheck: install
 ## Builds every pipeline stage into $(ARTIFACTS)/<version>/ and switches $(ARTIFACTS)/current.
 artifacts: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
+
+## Points $(ARTIFACTS)/current back at the previous complete version; a running `make serve` follows it.
+rollback: install
+	$(TSX) pipeline/rollback.ts --artifacts "$(ARTIFACTS)"
 
 ## Builds artifacts when missing or stale, then runs the inference hub and the API in the foreground.
 serve: install

@@ -29,6 +29,12 @@ export interface ApiSettings {
    * that never search leave it off.
    */
   readonly preloadSearch: boolean
+  /**
+   * How often (ms) a running service checks whether ARTIFACTS_DIR (a `current` link) names a newly
+   * published version and switches to it (VERSION_POLL_SECONDS, default 2; 0 turns following off;
+   * SIGHUP checks at once).
+   */
+  readonly versionPollMs: number
 }
 
 const flag = (name: string, fallback: boolean) =>
@@ -50,7 +56,12 @@ export const settingsFromEnv: Config.Config<ApiSettings> = Config.all({
   ),
   keysLiveOnly: flag("KEYS_LIVE_ONLY", false),
   ocrEnabled: flag("OCR_ENABLED", true),
-  warmWindowSeconds: Config.integer("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900))
+  warmWindowSeconds: Config.integer("WARM_WINDOW_SECONDS").pipe(Config.withDefault(900)),
+  versionPollMs: Config.number("VERSION_POLL_SECONDS").pipe(
+    Config.withDefault(2),
+    Config.validate({ message: "VERSION_POLL_SECONDS must be 0 (off) or a positive number of seconds", validation: (n) => Number.isFinite(n) && n >= 0 }),
+    Config.map((n) => Math.round(n * 1000))
+  )
 }).pipe(Config.map((s) => ({ ...s, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, now: Date.now, logRequests: true, preloadSearch: false })))
 
 /** 300 claims × a few KB plus 60 specification sections: 8 MiB leaves room without inviting abuse. */

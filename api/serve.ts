@@ -4,7 +4,9 @@
  * the API stops accepting and drains its in-flight requests (at most DRAIN_BUDGET_MS, 25 s),
  * then the hub stops (at most 3 s), all within 30 s of the signal.
  *
- * The artifacts were built (or found up to date) by the Makefile just before this runs.
+ * The artifacts were built (or found up to date) by the Makefile just before this runs. A version
+ * published later (`make artifacts`, `make rollback`) is taken up without a restart: see
+ * api/versions/switchboard.ts; SIGHUP makes the check at once.
  */
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
@@ -19,18 +21,20 @@ const HUB_STOP_GRACE_MS = 3_000
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
-// The API and the hub serve one version: the one `current` names now, resolved once for both.
-const given = settingsWith({ preloadSearch: true })
-const settings = { ...given, artifactsDir: await fs.realpath(given.artifactsDir).catch(() => given.artifactsDir) }
+// The API and the hub start on the version `current` names now. The API follows `current` to each
+// newly published version (and `make rollback`) without a restart; it names the version on every
+// hub call, so the hub loads that version's models beside the ones it started with.
+const settings = settingsWith({ preloadSearch: true })
+const startDir = await fs.realpath(settings.artifactsDir).catch(() => settings.artifactsDir)
 const hubUrl = new URL(settings.hubUrl)
 const servedVersion = await fs
-  .readFile(path.join(settings.artifactsDir, "manifest.json"), "utf8")
+  .readFile(path.join(startDir, "manifest.json"), "utf8")
   .then((t) => (JSON.parse(t) as { version?: string }).version, () => undefined)
 
 // A fresh secret per run: the hub serves only this API (HubClient reads HUB_TOKEN).
 process.env.HUB_TOKEN = randomBytes(24).toString("base64url")
 
-const hub = await superviseHub({ hubUrl, artifactsDir: settings.artifactsDir, token: process.env.HUB_TOKEN, expectedVersion: servedVersion, log }).catch(
+const hub = await superviseHub({ hubUrl, artifactsDir: startDir, token: process.env.HUB_TOKEN, expectedVersion: servedVersion, log }).catch(
   (e: Error) => {
     log(`cannot start the inference hub: ${e.message}`)
     process.exit(1)
@@ -77,3 +81,5 @@ const stop = async (signal: string) => {
 }
 process.on("SIGINT", () => void stop("SIGINT"))
 process.on("SIGTERM", () => void stop("SIGTERM"))
+// An operator (or a publishing script) can ask for the switch at once instead of the next poll.
+process.on("SIGHUP", () => void server.followVersion())

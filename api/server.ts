@@ -1,33 +1,27 @@
 /**
- * Builds and starts the API server: HttpApi groups + the gateway middleware + services, on a
- * Node HTTP server. Used by api/main.ts, by `make serve`, and by tests (port 0, temp STATE_DIR).
+ * Builds and starts the API server: the process-wide services (keys, quotas, drain, metrics, the
+ * state database) and a switchboard of artifact versions (api/versions/), each served by its own
+ * HttpApi app behind the gateway, on one Node HTTP server. When ARTIFACTS_DIR is a `current` link,
+ * a newly published version is loaded beside the served one and takes over new requests without a
+ * restart. Used by api/main.ts, by `make serve`, and by tests (port 0, temp STATE_DIR).
  */
 import type { Server } from "node:http"
-import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { ArtifactStore } from "./artifacts/ArtifactStore.ts"
-import { CapabilitiesLive } from "./capabilities.ts"
+import type { AddressInfo } from "node:net"
+import { ConfigProvider, Context, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { KeyStore } from "./auth/KeyStore.ts"
 import { type ApiSettings, Settings, settingsFromEnv } from "./config.ts"
-import { PatentApi } from "./http/Api.ts"
-import { ClaimValidationLive } from "./http/claim-validation/Http.ts"
-import { GuidanceLive } from "./http/guidance/Http.ts"
 import { Drain } from "./http/middleware/Drain.ts"
-import { gateway } from "./http/middleware/gateway.ts"
-import { PatentIntelLive } from "./http/patent-intel/Http.ts"
-import { PatentMapLive } from "./http/patent-map/Http.ts"
-import { PriorArtLive } from "./http/prior-art/Http.ts"
 import { makeNodeServer } from "./http/transport/node-server.ts"
-import { WarmUpLive } from "./http/warm-up/Http.ts"
-import { HubClient } from "./hub/HubClient.ts"
-import { McpMount } from "./mcp/mount.ts"
 import { Metrics } from "./observability/Metrics.ts"
 import { Quota } from "./quota/Quota.ts"
 import { StateDatabase } from "./state/Database.ts"
+import { Switchboard } from "./versions/switchboard.ts"
 
 /** How long a drain waits for in-flight requests (SIGTERM; systemd's and Kubernetes' default grace is 30 s). */
 export const DRAIN_BUDGET_MS = 25_000
+
+/** How long a newly published version may load in the background before it takes requests anyway. */
+const PRELOAD_BUDGET_MS = 120_000
 
 export interface ServerHandle {
   readonly port: number
@@ -36,6 +30,10 @@ export interface ServerHandle {
   readonly drain: (timeoutMs?: number) => Promise<void>
   /** Closes at once (tests). */
   readonly close: () => Promise<void>
+  /** The artifact version new requests go to (undefined when none could be opened). */
+  readonly servedVersion: () => string | undefined
+  /** Switches to the version ARTIFACTS_DIR names now if it changed (SIGHUP, tests); resolves when done. */
+  readonly followVersion: () => Promise<void>
 }
 
 export const settingsWith = (overrides: Partial<ApiSettings> = {}): ApiSettings => ({
@@ -43,54 +41,65 @@ export const settingsWith = (overrides: Partial<ApiSettings> = {}): ApiSettings 
   ...overrides
 })
 
-const GroupsLive = Layer.mergeAll(PriorArtLive, PatentMapLive, ClaimValidationLive, WarmUpLive, PatentIntelLive, GuidanceLive)
+const logging = (settings: ApiSettings) =>
+  Layer.merge(Logger.json, Logger.minimumLogLevel(settings.logRequests ? LogLevel.Info : LogLevel.Error))
 
-export const serverLayer = (settings: ApiSettings, nodeServer: Server = makeNodeServer()) => {
-  const services = Layer.mergeAll(
-    KeyStore.Default,
-    Quota.Default,
-    Drain.Default,
-    Metrics.Default,
-    ArtifactStore.Default,
-    HubClient.Default,
-    McpMount.Default,
-    // The same layer KeyStore and Quota depend on (memoised: one pool), exposed for /healthz.
-    StateDatabase.Default
-  ).pipe(Layer.provideMerge(Settings.layer(settings)))
-  return HttpApiBuilder.serve().pipe(
-    Layer.provide(HttpApiBuilder.middleware(gateway)),
-    Layer.provide(HttpApiBuilder.api(PatentApi).pipe(Layer.provide(GroupsLive))),
-    // find-my-way refuses long parameters as "no route"; the schemas own length rules (400), and
-    // Node's 16 KB header limit bounds a URL anyway.
-    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 16 * 1024 })),
-    Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: settings.port, host: settings.host })),
-    Layer.provideMerge(CapabilitiesLive),
-    Layer.provideMerge(services),
-    Layer.provide(Logger.json),
-    Layer.provide(Logger.minimumLogLevel(settings.logRequests ? LogLevel.Info : LogLevel.Error))
+/** What outlives every artifact version: admission and accounting must not reset on a switch. */
+const processLayer = (settings: ApiSettings) =>
+  Layer.mergeAll(KeyStore.Default, Quota.Default, Drain.Default, Metrics.Default, StateDatabase.Default).pipe(
+    Layer.provideMerge(Settings.layer(settings)),
+    Layer.provide(logging(settings))
   )
-}
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<AddressInfo>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen({ port, host }, () => {
+      server.off("error", reject)
+      resolve(server.address() as AddressInfo)
+    })
+  })
 
 export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise<ServerHandle> => {
   const settings = settingsWith(overrides)
   const nodeServer = makeNodeServer()
-  const runtime = ManagedRuntime.make(serverLayer(settings, nodeServer))
-  const address = await runtime.runPromise(HttpServer.HttpServer).then((s) => s.address)
-  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-  const drainService = await runtime.runPromise(Drain)
+  const processRuntime = ManagedRuntime.make(Layer.merge(processLayer(settings), logging(settings)))
+  const shared = (await processRuntime.runtime()).context
+  const log = (event: Record<string, unknown>) => {
+    const { message, level, ...fields } = event
+    const line = level === "WARN" ? Effect.logWarning(String(message)) : Effect.logInfo(String(message))
+    processRuntime.runFork(line.pipe(Effect.annotateLogs(fields)))
+  }
+  const board = await Switchboard.open({ settings, shared, releaseBudgetMs: DRAIN_BUDGET_MS, preloadBudgetMs: PRELOAD_BUDGET_MS, log }).catch(async (e) => {
+    await processRuntime.dispose()
+    throw e
+  })
+  nodeServer.on("request", board.listener)
+  const address = await listen(nodeServer, settings.port, settings.host).catch(async (e) => {
+    await board.close()
+    await processRuntime.dispose()
+    throw e
+  })
+  board.follow(settings.versionPollMs)
+  const drainService = Context.get(shared, Drain)
   let closed: Promise<void> | undefined
   // Connections still open (idle keep-alive, a client that never sent a byte) must not hold the close.
   const close = () =>
-    (closed ??= (() => {
+    (closed ??= (async () => {
+      const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()))
       nodeServer.closeIdleConnections()
       const forced = setTimeout(() => nodeServer.closeAllConnections(), 1_000)
       forced.unref()
-      return runtime.dispose().finally(() => clearTimeout(forced))
+      await stopped.finally(() => clearTimeout(forced))
+      await board.close()
+      await processRuntime.dispose()
     })())
   return {
     port: address.port,
     url: `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${address.port}`,
     close,
+    servedVersion: () => board.version,
+    followVersion: () => board.followNow(),
     drain: async (timeoutMs = DRAIN_BUDGET_MS) => {
       drainService.begin()
       await Promise.race([drainService.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())])
@@ -117,5 +126,6 @@ export const runUntilSignal = async (overrides: Partial<ApiSettings> = {}) => {
   }
   process.once("SIGTERM", () => stop("SIGTERM"))
   process.once("SIGINT", () => stop("SIGINT"))
+  process.on("SIGHUP", () => void handle.followVersion())
   return handle
 }

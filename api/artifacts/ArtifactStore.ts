@@ -15,7 +15,7 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Effect, Option, Pool } from "effect"
+import { Effect, Fiber, Option, Pool } from "effect"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
 import { RecordFile } from "../../core/serving/reader.ts"
@@ -129,6 +129,15 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
         }).pipe(Effect.map(Option.some))
     })
 
+    // Background loads of this version (search state, held tables) run in the store's scope: they
+    // stop with the version, and a version switch waits for them before sending requests here.
+    const scope = yield* Effect.scope
+    const preloads: Array<Fiber.RuntimeFiber<unknown, unknown>> = []
+    const preload = <A, E>(load: Effect.Effect<A, E>) =>
+      Effect.tap(Effect.forkIn(load, scope), (fiber) => Effect.sync(() => preloads.push(fiber as Fiber.RuntimeFiber<unknown, unknown>)))
+    /** Completes once every load registered so far has finished (failed ones included). */
+    const preloaded = Effect.suspend(() => Effect.forEach([...preloads], Fiber.await, { discard: true }))
+
     const unavailable = (what: string) => new CorpusUnavailable({ message: `${what} is not available: ${reason ?? "the artifact version does not hold it"}` })
 
     /** Fails unless every named table is part of the served version. */
@@ -175,6 +184,8 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
           onSome: (s) => ({ loaded: true as const, version: s.manifest.version, tables: [...s.tables].sort() })
         }),
       served: () => served,
+      preload,
+      preloaded,
       probe,
       requireTables,
       query,

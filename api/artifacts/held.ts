@@ -42,7 +42,7 @@ export const heldTable = <A>(
         Effect.timed,
         Effect.tap(([took, a]) => Effect.logInfo(`${options.describe(a)} held in memory, read in ${Math.round(Duration.toMillis(took))} ms`)),
         Effect.catchAll((e) => Effect.logWarning(`${options.tables.join(", ")} not preloaded (the first request retries): ${e.message}`)),
-        Effect.forkDaemon
+        store.preload
       )
     }
     return held

@@ -3,9 +3,10 @@
  * non-2xx answer, body of the wrong shape — becomes UpstreamUnavailable (502 UPSTREAM_ERROR).
  */
 import { Config, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { Settings } from "../config.ts"
 import { UpstreamUnavailable } from "../domain/errors.ts"
-import { EncodeResponse, HubStatus, RerankResponse } from "./contract.ts"
+import { EncodeResponse, HUB_VERSION_HEADER, HubStatus, RerankResponse } from "./contract.ts"
 
 export class HubClient extends Effect.Service<HubClient>()("api/HubClient", {
   effect: Effect.gen(function* () {
@@ -13,7 +14,13 @@ export class HubClient extends Effect.Service<HubClient>()("api/HubClient", {
     const base = hubUrl.replace(/\/+$/, "")
     // The shared secret make serve gives the hub and the API (the hub refuses calls without it).
     const token = Option.map(yield* Config.option(Config.redacted("HUB_TOKEN")).pipe(Effect.orElseSucceed(() => Option.none())), Redacted.value)
-    const tokenHeader: Record<string, string> = Option.match(token, { onNone: () => ({}), onSome: (t) => ({ "x-hub-token": t }) })
+    // The hub holds the models of every version a running API serves during a switch: each call
+    // names the version whose encoder must answer (its vectors must match this version's index).
+    const version = Option.flatMap((yield* ArtifactStore).served(), (s) => Option.some(s.manifest.version))
+    const tokenHeader: Record<string, string> = {
+      ...Option.match(token, { onNone: () => ({}), onSome: (t) => ({ "x-hub-token": t }) }),
+      ...Option.match(version, { onNone: () => ({}), onSome: (v) => ({ [HUB_VERSION_HEADER]: v }) })
+    }
 
     const call = <A, I>(
       what: string,

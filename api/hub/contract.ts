@@ -7,8 +7,17 @@
  *   POST {HUB_URL}/rerank  RerankRequest → RerankResponse
  *
  * Errors: any non-2xx answer, with `{ error }` as its body.
+ *
+ * Every call may name the artifact version whose models must answer (HUB_VERSION_HEADER): while a
+ * running service switches versions, requests of the old and the new version are in flight at
+ * once. Without it the hub answers with the version it started with.
  */
 import { Schema } from "effect"
+
+export const HUB_VERSION_HEADER = "x-artifact-version"
+
+/** A version directory name as the pipeline writes it (v<UTC timestamp>-<build key prefix>). */
+export const VERSION_NAME = /^v\d{8}T\d{6}Z-[0-9a-f]{8}$/
 
 export const HubStatus = Schema.Struct({
   /** The encoder is loaded; the reranker does not affect readiness. */

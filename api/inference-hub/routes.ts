@@ -4,10 +4,14 @@
  *   POST /warmup?rerank=0|1      starts loading in the background, returns at once
  *   POST /encode  {texts}        → {dims, vectors}   (loads the encoder first when cold)
  *   POST /rerank  {query, candidates:[{id,text}]} → {scores:[{id,score}]}
+ *
+ * Each may name the artifact version to answer for (x-artifact-version; 404 when it is not a
+ * version published beside the hub's own); without it, the version the hub started with answers.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option, Schema } from "effect"
-import { HubModels } from "./models.ts"
+import { HUB_VERSION_HEADER } from "../hub/contract.ts"
+import { HubModels, type UnknownVersion } from "./models.ts"
 import { ServedVersion } from "./version.ts"
 
 const EncodeRequest = Schema.Struct({ texts: Schema.Array(Schema.String).pipe(Schema.maxItems(4096)) })
@@ -19,44 +23,61 @@ const WarmQuery = Schema.Struct({ rerank: Schema.optional(Schema.Literal("0", "1
 
 const badRequest = (e: unknown) => HttpServerResponse.unsafeJson({ error: String(e) }, { status: 400 })
 const failed = (e: unknown) => HttpServerResponse.unsafeJson({ error: e instanceof Error ? e.message : String(e) }, { status: 500 })
+const unknownVersion = (e: UnknownVersion) => HttpServerResponse.unsafeJson({ error: e.message }, { status: 404 })
+
+/** The models of the version the call names (HUB_VERSION_HEADER), or of the version the hub started with. */
+const requestedModels = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const named = request.headers[HUB_VERSION_HEADER]
+  const models = yield* (yield* HubModels).forVersion(Option.fromNullable(typeof named === "string" && named !== "" ? named : undefined))
+  const { version } = yield* ServedVersion
+  return { models, version: typeof named === "string" && named !== "" ? Option.some(named) : version }
+})
 
 export const hubRouter = HttpRouter.empty.pipe(
   HttpRouter.get(
     "/status",
     Effect.gen(function* () {
-      const m = yield* HubModels
-      const { version } = yield* ServedVersion
-      return HttpServerResponse.unsafeJson({ ...m.status(), ...Option.match(version, { onNone: () => ({}), onSome: (v) => ({ version: v }) }) })
-    })
+      const { models, version } = yield* requestedModels
+      return HttpServerResponse.unsafeJson({ ...models.status(), ...Option.match(version, { onNone: () => ({}), onSome: (v) => ({ version: v }) }) })
+    }).pipe(Effect.catchTag("UnknownVersion", (e) => Effect.succeed(unknownVersion(e))))
   ),
   HttpRouter.post(
     "/warmup",
     Effect.gen(function* () {
-      const m = yield* HubModels
+      const { models } = yield* requestedModels
       const q = yield* HttpServerRequest.schemaSearchParams(WarmQuery)
-      return HttpServerResponse.unsafeJson(m.warm(q.rerank === "1" || q.rerank === "true"))
-    }).pipe(Effect.catchTag("ParseError", (e) => Effect.succeed(badRequest(e))))
+      return HttpServerResponse.unsafeJson(models.warm(q.rerank === "1" || q.rerank === "true"))
+    }).pipe(Effect.catchTags({ ParseError: (e) => Effect.succeed(badRequest(e)), UnknownVersion: (e) => Effect.succeed(unknownVersion(e)) }))
   ),
   HttpRouter.post(
     "/encode",
     Effect.gen(function* () {
-      const m = yield* HubModels
+      const { models } = yield* requestedModels
       const body = yield* HttpServerRequest.schemaBodyJson(EncodeRequest)
-      const out = yield* m.encode(body.texts)
+      const out = yield* models.encode(body.texts)
       return HttpServerResponse.unsafeJson({ dims: out.dims, vectors: out.vectors.map((v: Float32Array) => Array.from(v)) })
     }).pipe(
-      Effect.catchTags({ ParseError: (e) => Effect.succeed(badRequest(e)), RequestError: (e) => Effect.succeed(badRequest(e)) }),
+      Effect.catchTags({
+        ParseError: (e) => Effect.succeed(badRequest(e)),
+        RequestError: (e) => Effect.succeed(badRequest(e)),
+        UnknownVersion: (e) => Effect.succeed(unknownVersion(e))
+      }),
       Effect.catchAll((e) => Effect.succeed(failed(e)))
     )
   ),
   HttpRouter.post(
     "/rerank",
     Effect.gen(function* () {
-      const m = yield* HubModels
+      const { models } = yield* requestedModels
       const body = yield* HttpServerRequest.schemaBodyJson(RerankRequest)
-      return HttpServerResponse.unsafeJson({ scores: yield* m.rerank(body.query, body.candidates) })
+      return HttpServerResponse.unsafeJson({ scores: yield* models.rerank(body.query, body.candidates) })
     }).pipe(
-      Effect.catchTags({ ParseError: (e) => Effect.succeed(badRequest(e)), RequestError: (e) => Effect.succeed(badRequest(e)) }),
+      Effect.catchTags({
+        ParseError: (e) => Effect.succeed(badRequest(e)),
+        RequestError: (e) => Effect.succeed(badRequest(e)),
+        UnknownVersion: (e) => Effect.succeed(unknownVersion(e))
+      }),
       Effect.catchAll((e) => Effect.succeed(failed(e)))
     )
   )

@@ -106,7 +106,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         Effect.timed,
         Effect.tap(([took, state]) => Effect.logInfo(`prior-art search state opened: ${state.corpus.size} applications in ${Math.round(Duration.toMillis(took))} ms`)),
         Effect.catchAll((e) => Effect.logWarning(`prior-art search state not preloaded (the first search retries): ${e.message}`)),
-        Effect.forkDaemon
+        store.preload
       )
     }
 

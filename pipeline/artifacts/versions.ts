@@ -50,3 +50,32 @@ export const pruneVersions = async (root: string, keep: number) => {
     if (dir !== current) await fs.rm(dir, { recursive: true, force: true })
   }
 }
+
+/** Complete versions (a directory with a manifest that validates), oldest first. */
+export const completeVersions = async (root: string): Promise<ReadonlyArray<string>> => {
+  const names = (await fs.readdir(root, { withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isDirectory() && /^v\d{8}T\d{6}Z-/.test(e.name))
+    .map((e) => e.name)
+    .sort()
+  const complete: string[] = []
+  for (const name of names) if ((await readManifest(path.join(root, name)))?.version === name) complete.push(name)
+  return complete
+}
+
+export class RollbackRefused extends Error {}
+
+/**
+ * `make rollback`: points `current` at the newest complete version older than the one it names
+ * now (a second rollback goes one further back). A running service follows the link as it
+ * follows a publication. Refused, with `current` untouched, when there is no older version.
+ */
+export const rollbackCurrent = async (root: string): Promise<{ readonly from: string; readonly to: string }> => {
+  const current = await currentVersionDir(root)
+  if (!current) throw new RollbackRefused(`${path.join(root, "current")} names no version: nothing to roll back`)
+  const from = path.basename(current)
+  const older = (await completeVersions(root)).filter((v) => v < from)
+  const to = older.at(-1)
+  if (!to) throw new RollbackRefused(`no complete version older than ${from} is kept in ${root}: nothing to roll back to`)
+  await switchCurrent(root, to)
+  return { from, to }
+}
