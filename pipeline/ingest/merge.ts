@@ -9,6 +9,13 @@
  *
  * Every table is written ordered by its key so builds are reproducible.
  */
+import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { sqlString } from "../../core/artifacts/files.ts"
+import { readerTables } from "../../core/artifacts/tables.ts"
+import { emptyRawDdl } from "./staging.ts"
 const prio = (col = "source") => `CASE ${col}
   WHEN 'uspto-grant-xml' THEN 1 WHEN 'ppubs-fulltext' THEN 2 WHEN 'uspto-app-xml' THEN 3
   WHEN 'ppubs-biblio' THEN 4 WHEN 'peds-st96' THEN 5 WHEN 'peds-search' THEN 6 ELSE 9 END`
@@ -235,3 +242,84 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
       FROM raw_design_codes GROUP BY code`
   }
 ]
+
+/** One corpus object's partition as the merge reads it: `doc` is the object's place in the corpus listing. */
+export interface MergeInput {
+  readonly path: string
+  readonly doc: number
+  /** Partition folder, absolute. */
+  readonly dir: string
+  /** Rows per raw table, as recorded in the partition's object.json. */
+  readonly rows: Readonly<Record<string, number>>
+}
+
+export interface MergedTables {
+  readonly outputs: ReadonlyArray<string>
+  readonly rowCounts: Readonly<Record<string, number>>
+  readonly contentHashes: Readonly<Record<string, string>>
+}
+
+/** Order-independent hash of a table's rows (equal tables → equal hash, whatever the row order). */
+const contentHash = async (conn: DuckDBConnection, table: string) => {
+  const r = await conn.runAndReadAll(`SELECT coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR AS h, count(*) AS n FROM ${table} t`)
+  return String(r.getRows()[0][0])
+}
+
+/**
+ * Builds the published tables under `<workDir>/tables/` from the objects' raw partitions.
+ *
+ * The raw tables are views over the partitions' Parquet files, with each row's `_doc` looked up
+ * from its `_file`: partitions do not carry `_doc`, because an object's place in the corpus moves
+ * when an object before it is added or deleted, and a reused partition must still sort where a
+ * fresh read would. DuckDB gets every core here (the readers had them before, in worker threads)
+ * and most of RAM: the per-application aggregates keep whole texts (abstracts, paragraphs) in their
+ * states, which DuckDB cannot spill, and a million applications ran out at a quarter of 24 GB.
+ * Insertion order is not needed (every table is written with ORDER BY) and costs memory.
+ */
+export const mergePartitions = async (workDir: string, objects: ReadonlyArray<MergeInput>): Promise<MergedTables> => {
+  const stagingDir = path.join(workDir, ".staging")
+  await fs.rm(stagingDir, { recursive: true, force: true })
+  await fs.mkdir(stagingDir, { recursive: true })
+  await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
+  const file = path.join(stagingDir, "merge.duckdb")
+  const db = await DuckDBInstance.create(file, {
+    threads: String(os.availableParallelism()),
+    memory_limit: `${Math.max(2, Math.floor((os.totalmem() * 0.6) / 2 ** 30))}GB`,
+    temp_directory: `${file}.spill`,
+    preserve_insertion_order: "false"
+  })
+  const conn = await db.connect()
+  try {
+    await conn.run(`CREATE TABLE _objects (_file VARCHAR PRIMARY KEY, _doc INTEGER)`)
+    const ap = await conn.createAppender("_objects")
+    for (const o of objects) {
+      ap.appendVarchar(o.path)
+      ap.appendInteger(o.doc)
+      ap.endRow()
+    }
+    ap.closeSync()
+    for (const t of Object.values(readerTables)) {
+      const raw = `raw_${t.name}`
+      const files = objects.filter((o) => (o.rows[raw] ?? 0) > 0).map((o) => sqlString(path.join(o.dir, `${raw}.parquet`)))
+      if (files.length === 0) await conn.run(emptyRawDdl(t))
+      else await conn.run(`CREATE VIEW ${raw} AS SELECT p.*, o._doc FROM read_parquet([${files.join(", ")}]) p JOIN _objects o ON o._file = p._file`)
+    }
+    const rowCounts: Record<string, number> = {}
+    const contentHashes: Record<string, string> = {}
+    const outputs: string[] = []
+    for (const t of publishedTables) {
+      await conn.run(`CREATE OR REPLACE TABLE ${t.name} AS ${t.select}`)
+      const rel = `tables/${t.name}.parquet`
+      await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
+      const n = await conn.runAndReadAll(`SELECT count(*) FROM ${t.name}`)
+      rowCounts[t.name] = Number(n.getRows()[0][0])
+      contentHashes[rel] = await contentHash(conn, t.name)
+      outputs.push(rel)
+    }
+    return { outputs, rowCounts, contentHashes }
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+    await fs.rm(stagingDir, { recursive: true, force: true })
+  }
+}

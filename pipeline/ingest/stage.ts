@@ -1,126 +1,189 @@
 /**
- * The ingest stage: every corpus file through its reader into staging, then merged into the
- * published Parquet tables under `tables/`.
+ * The ingest stage: every corpus object through its reader into its raw partition, then merged
+ * into the published Parquet tables under `tables/`.
  *
- * A bad record is skipped and counted (file, position, reason); a file that cannot be read at
- * all is reported the same way with position "file" and the build goes on with the rest.
+ * - Objects are read by a pool of worker threads (INGEST_WORKERS, default one per core), each
+ *   into its own partition (partition.ts); the merge orders rows by (object's place in the
+ *   corpus, row's place in the object), so the tables do not depend on the number of workers.
+ * - An object whose partition already exists for this code version and fingerprint is not read
+ *   again: from this build's own folder (a crashed build resumes) or hard-linked from the current
+ *   version (a nightly build reads only new and changed objects). A deleted object's partition
+ *   is simply not merged.
+ * - A bad record is skipped and counted (file, position, reason); a file that cannot be read at
+ *   all is reported the same way with position "file" and the build goes on with the rest. The
+ *   tally of a reused partition comes with it, so the manifest counts what a full read counts.
  */
-import { DuckDBConnection } from "@duckdb/node-api"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { sqlString } from "../../core/artifacts/files.ts"
+import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
-import { readerTables } from "../../core/artifacts/tables.ts"
-import type { CorpusFile } from "../../core/corpus/reader.ts"
-import { SkipTally, type Stage, type StageResult } from "../stages/Stage.ts"
-import { chooseReader } from "./dispatch.ts"
-import { publishedTables } from "./merge.ts"
-import { rowProblem, Staging } from "./staging.ts"
+import type { CorpusObject } from "../corpus/CorpusStore.ts"
+import { codeVersionOf } from "../stages/fingerprint.ts"
+import { SkipTally, type Stage, type StageContext, type StageResult } from "../stages/Stage.ts"
+import { mergePartitions } from "./merge.ts"
+import {
+  type ObjectPartition,
+  parseObject,
+  PARTITIONS_DIR,
+  partitionFiles,
+  partitionKey,
+  partitionRel,
+  PartitionWriter,
+  readPartition
+} from "./partition.ts"
+import { ingestWorkers, parseInWorkers } from "./pool.ts"
+import type { ParseRequest } from "./protocol.ts"
 
-/** Opens the file once, keeps its first chunk for sniffing, and replays it to the reader. */
-const peek = async (file: CorpusFile) => {
-  const it = file.open()[Symbol.asyncIterator]()
-  const first = await it.next()
-  const head = first.done ? new Uint8Array() : first.value
-  const replay: CorpusFile = {
-    path: file.path,
-    open: () => ({
-      async *[Symbol.asyncIterator]() {
-        if (!first.done) yield head
-        for (let r = await it.next(); !r.done; r = await it.next()) yield r.value
+const sources = ["pipeline/ingest", "core/artifacts/tables.ts", "core/corpus", "core/claims/dependencies.ts", "core/text", "core/guidance/ids.ts"]
+
+interface Planned {
+  readonly object: CorpusObject
+  readonly doc: number
+  /** Partition folder relative to the version directory. */
+  readonly rel: string
+}
+
+/** Hard-links (or copies, across devices) a partition's files from the previous version. */
+const linkPartition = (fromDir: string, toDir: string, files: ReadonlyArray<string>) =>
+  Effect.promise(async () => {
+    await fs.rm(toDir, { recursive: true, force: true })
+    await fs.mkdir(toDir, { recursive: true })
+    for (const f of files) await fs.link(path.join(fromDir, f), path.join(toDir, f)).catch(() => fs.copyFile(path.join(fromDir, f), path.join(toDir, f)))
+  })
+
+/**
+ * The previous version's partition for this key, when it is listed in its record with every file
+ * present at its recorded size: the record, not the folder, says what that version holds.
+ */
+const previousPartition = (ctx: StageContext, previousOutputs: ReadonlyMap<string, StageOutput>, rel: string) =>
+  Effect.gen(function* () {
+    if (!ctx.previous || !previousOutputs.has(`${rel}/object.json`)) return Option.none()
+    const dir = path.join(ctx.previous.dir, rel)
+    const partition = yield* readPartition(dir)
+    if (Option.isNone(partition)) return Option.none()
+    const files = partitionFiles(partition.value)
+    for (const f of files) {
+      const recorded = previousOutputs.get(`${rel}/${f}`)
+      const size = yield* Effect.promise(() => fs.stat(path.join(dir, f)).then((s) => s.size, () => -1))
+      if (!recorded || recorded.bytes !== size) return Option.none()
+    }
+    return Option.some({ dir, partition: partition.value, files })
+  })
+
+/** Reads objects in this thread (INGEST_WORKERS=0, or a caller that gave no corpus location). */
+const parseHere = (ctx: StageContext, requests: ReadonlyArray<ParseRequest>, stagingDir: string, done: (r: ParseRequest, p: ObjectPartition) => void) =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => PartitionWriter.open({ memoryLimit: "1GB", tempDirectory: path.join(stagingDir, "writer.spill") })),
+    (writer) =>
+      Effect.forEach(
+        requests,
+        (r) =>
+          Effect.tryPromise(() => parseObject(writer, ctx.openCorpusFile(r.path), r, r.dir, (n) => ctx.progress.tick(n, "rows", r.path))).pipe(
+            Effect.map((p) => done(r, p))
+          ),
+        { discard: true }
+      ),
+    (writer) => Effect.sync(() => writer.close())
+  )
+
+const run = (ctx: StageContext) =>
+  Effect.gen(function* () {
+    const codeVersion = ctx.codeVersion ?? (yield* Effect.promise(() => codeVersionOf(sources)))
+    const workers = yield* ingestWorkers
+    const stagingDir = path.join(ctx.workDir, ".staging")
+    yield* Effect.promise(() => fs.mkdir(stagingDir, { recursive: true }))
+    const planned: Planned[] = ctx.corpusFiles.map((object, doc) => ({ object, doc, rel: partitionRel(partitionKey(codeVersion, object)) }))
+    const partitions = new Map<number, ObjectPartition>()
+    const linkedOutputs: Record<string, StageOutput> = {}
+    const previousOutputs = new Map((ctx.previous?.record.outputs ?? []).map((o) => [o.path, o]))
+    const toRead: Planned[] = []
+    let resumed = 0
+    let reused = 0
+
+    // 1. Which objects need reading: not those finished by an interrupted run of this build, nor
+    //    those the current version read with this code from the same bytes.
+    for (const p of planned) {
+      const own = yield* readPartition(path.join(ctx.workDir, p.rel))
+      if (Option.isSome(own)) {
+        partitions.set(p.doc, own.value)
+        resumed++
+        continue
       }
+      const prev = yield* previousPartition(ctx, previousOutputs, p.rel)
+      if (Option.isSome(prev)) {
+        yield* linkPartition(prev.value.dir, path.join(ctx.workDir, p.rel), prev.value.files)
+        for (const f of prev.value.files) linkedOutputs[`${p.rel}/${f}`] = previousOutputs.get(`${p.rel}/${f}`)!
+        partitions.set(p.doc, prev.value.partition)
+        reused++
+        continue
+      }
+      toRead.push(p)
+    }
+    if (resumed) ctx.progress.info(`${resumed} objects already read by an interrupted run of this build`)
+    if (reused) ctx.progress.info(`${reused} objects unchanged since ${path.basename(ctx.previous!.dir)}: their partitions are reused`)
+
+    // 2. Read the rest, largest first (see parseInWorkers), each into its partition.
+    const requests: ParseRequest[] = [...toRead]
+      .sort((a, b) => b.object.size - a.object.size || a.doc - b.doc)
+      .map((p) => ({
+        location: ctx.corpusLocation!,
+        path: p.object.path,
+        fingerprint: p.object.fingerprint,
+        codeVersion,
+        dir: path.join(ctx.workDir, p.rel)
+      }))
+    const docOf = new Map(toRead.map((p) => [p.object.path, p.doc]))
+    let read = 0
+    const finished = (r: ParseRequest, partition: ObjectPartition) => {
+      partitions.set(docOf.get(r.path)!, partition)
+      ctx.progress.info(`${r.path} read (${++read}/${requests.length})`)
+    }
+    const threads = Math.min(workers, requests.length)
+    if (requests.length > 0) ctx.progress.info(`reading ${requests.length} objects with ${threads > 0 && ctx.corpusLocation ? `${threads} worker threads` : "this thread"}`)
+    if (threads > 0 && ctx.corpusLocation) {
+      yield* parseInWorkers(requests, threads, stagingDir, (r, ev) => {
+        if (ev._tag === "Rows") ctx.progress.tick(ev.n, "rows", r.path)
+        else finished(r, ev.partition)
+      })
+    } else {
+      yield* parseHere(ctx, requests, stagingDir, finished)
+    }
+
+    // 3. Partition folders of objects no longer in the corpus (or left half-written) go.
+    const keep = new Set(planned.map((p) => path.basename(p.rel)))
+    const partitionsRoot = path.join(ctx.workDir, PARTITIONS_DIR)
+    for (const name of yield* Effect.promise(() => fs.readdir(partitionsRoot).catch(() => [] as string[]))) {
+      if (!keep.has(name)) yield* Effect.promise(() => fs.rm(path.join(partitionsRoot, name), { recursive: true, force: true }))
+    }
+
+    // 4. Merge, and tally what was skipped in corpus order (as a single-threaded read adds it).
+    const skipped = new SkipTally()
+    const outputs: string[] = []
+    const mergeInputs = planned.map((p) => {
+      const partition = partitions.get(p.doc)!
+      skipped.absorb(partition.skipped)
+      outputs.push(...partitionFiles(partition).map((f) => `${p.rel}/${f}`))
+      return { path: p.object.path, doc: p.doc, dir: path.join(ctx.workDir, p.rel), rows: partition.rows }
     })
-  }
-  return { head: Buffer.from(head.subarray(0, 4096)).toString("utf8"), file: replay }
-}
-
-/** Order-independent hash of a table's rows (equal tables → equal hash, whatever the row order). */
-const contentHash = async (conn: DuckDBConnection, table: string) => {
-  const r = await conn.runAndReadAll(`SELECT coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR AS h, count(*) AS n FROM ${table} t`)
-  const [h] = r.getRows()[0]
-  return String(h)
-}
-
-const ingestFile = async (
-  staging: Staging,
-  file: CorpusFile,
-  doc: number,
-  skipped: SkipTally,
-  onRows: (n: number) => void
-) => {
-  const { head, file: replay } = await peek(file)
-  const choice = chooseReader(file.path, head)
-  if (!choice) {
-    skipped.add({ file: file.path, position: "file", reason: "no reader for this file type" })
-    return
-  }
-  let pending = 0
-  for await (const ev of choice.reader(replay)) {
-    if (ev.kind === "skip") {
-      skipped.add({ file: ev.file, position: ev.position, reason: ev.reason })
-      continue
-    }
-    const spec = readerTables[ev.table]
-    const problem = rowProblem(spec, ev.row as Record<string, unknown>)
-    if (problem) {
-      skipped.add({ file: file.path, position: `${ev.table} row`, reason: problem })
-      continue
-    }
-    staging.append(ev.table, ev.row as Record<string, unknown>, file.path, doc)
-    if (++pending === 1000) {
-      onRows(pending)
-      pending = 0
-    }
-  }
-  onRows(pending)
-}
+    ctx.progress.info(`merging ${planned.length} partitions`)
+    const merged = yield* Effect.tryPromise(() => mergePartitions(ctx.workDir, mergeInputs))
+    const notes = [`${toRead.length} corpus objects read, ${reused} reused from the previous version, ${resumed} from an interrupted run`]
+    return {
+      outputs: [...merged.outputs, ...outputs],
+      rowCounts: merged.rowCounts,
+      contentHashes: merged.contentHashes,
+      skipped,
+      notes,
+      linkedOutputs
+    } satisfies StageResult
+  })
 
 export const ingestStage: Stage = {
   name: "ingest",
-  sources: ["pipeline/ingest", "core/artifacts/tables.ts", "core/corpus", "core/claims/dependencies.ts", "core/text", "core/guidance/ids.ts"],
+  sources,
   dependsOn: [],
   // Page images are copied by their own stage; everything else is read (or skipped and counted) here.
   readsCorpusFile: (p) => !isPageImagePath(p),
-  run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
-      const tablesDir = path.join(ctx.workDir, "tables")
-      const stagingFile = path.join(ctx.workDir, ".staging", "ingest.duckdb")
-      await fs.rm(path.dirname(stagingFile), { recursive: true, force: true })
-      await fs.mkdir(path.dirname(stagingFile), { recursive: true })
-      await fs.mkdir(tablesDir, { recursive: true })
-      const skipped = new SkipTally()
-      const staging = await Staging.open(stagingFile)
-      try {
-        for (const [doc, obj] of ctx.corpusFiles.entries()) {
-          try {
-            await ingestFile(staging, ctx.openCorpusFile(obj.path), doc, skipped, (n) => ctx.progress.tick(n, "rows", obj.path))
-          } catch (e) {
-            // The whole file is unreadable (corrupt gzip, unreadable object): report it and go on.
-            skipped.add({ file: obj.path, position: "file", reason: `unreadable: ${e instanceof Error ? e.message : String(e)}` })
-          }
-          ctx.progress.info(`${obj.path} read (${doc + 1}/${ctx.corpusFiles.length})`)
-        }
-        staging.flush()
-        await staging.prepareMerge()
-        const rowCounts: Record<string, number> = {}
-        const contentHashes: Record<string, string> = {}
-        const outputs: string[] = []
-        for (const t of publishedTables) {
-          await staging.conn.run(`CREATE OR REPLACE TABLE ${t.name} AS ${t.select}`)
-          const rel = `tables/${t.name}.parquet`
-          await staging.conn.run(
-            `COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(path.join(ctx.workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`
-          )
-          const n = await staging.conn.runAndReadAll(`SELECT count(*) FROM ${t.name}`)
-          rowCounts[t.name] = Number(n.getRows()[0][0])
-          contentHashes[rel] = await contentHash(staging.conn, t.name)
-          outputs.push(rel)
-        }
-        return { outputs, rowCounts, contentHashes, skipped }
-      } finally {
-        staging.close()
-        await fs.rm(path.dirname(stagingFile), { recursive: true, force: true })
-      }
-    })
+  run
 }

@@ -1,9 +1,10 @@
 /**
- * Staging: rows from the readers are appended (DuckDB appender, no SQL per row) into raw
- * tables of an on-disk DuckDB database, so ingest memory stays bounded whatever the corpus
- * size. Each raw table carries two extra columns: `_file` (the corpus file the row came from)
- * `_doc` (the order of the file in the build) and `_seq` (the order of the row in the build), so
- * merging can keep rows of one document together and break every tie deterministically.
+ * Raw rows as the readers give them: the checks a row passes before it is stored and how it is
+ * appended (DuckDB appender, no SQL per row). Each raw table carries extra columns: `_file` (the
+ * corpus object the row came from), `_seq` (the order of the row within that object) and, once
+ * the merge reads the partitions, `_doc` (the order of the object in the corpus), so merging can
+ * keep rows of one document together and break every tie by (_doc, _seq), the order of a
+ * single-threaded read, whichever worker read which object.
  */
 import { DuckDBAppender, DuckDBConnection, DuckDBInstance, FLOAT, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import * as os from "node:os"
@@ -11,10 +12,18 @@ import { readerTables, type ColumnSpec, type ReaderTableName, type TableSpec } f
 
 const stagingType = (c: ColumnSpec) => (c.type === "DATE" ? "VARCHAR" : c.type)
 
-export const stagingDdl = (t: TableSpec) =>
-  `CREATE TABLE IF NOT EXISTS raw_${t.name} (${Object.entries(t.columns)
+/** The raw table as a partition holds it (`_doc` is the object's place in a corpus, known only to the merge). */
+export const partitionDdl = (t: TableSpec) =>
+  `CREATE OR REPLACE TABLE raw_${t.name} (${Object.entries(t.columns)
     .map(([name, c]) => `"${name}" ${stagingType(c)}`)
-    .concat([`_file VARCHAR`, `_doc INTEGER`, `_seq BIGINT`])
+    .concat([`_file VARCHAR`, `_seq BIGINT`])
+    .join(", ")})`
+
+/** The raw table as the merge reads it, for a table no partition has rows of. */
+export const emptyRawDdl = (t: TableSpec) =>
+  `CREATE TABLE raw_${t.name} (${Object.entries(t.columns)
+    .map(([name, c]) => `"${name}" ${stagingType(c)}`)
+    .concat([`_file VARCHAR`, `_seq BIGINT`, `_doc INTEGER`])
     .join(", ")})`
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -57,7 +66,7 @@ export const rowProblem = (t: TableSpec, row: Record<string, unknown>): string |
   return undefined
 }
 
-const appendValue = (ap: DuckDBAppender, c: ColumnSpec, v: unknown) => {
+export const appendValue = (ap: DuckDBAppender, c: ColumnSpec, v: unknown) => {
   if (v === undefined || v === null) return ap.appendNull()
   switch (c.type) {
     case "VARCHAR":
@@ -82,6 +91,12 @@ const appendValue = (ap: DuckDBAppender, c: ColumnSpec, v: unknown) => {
   }
 }
 
+
+/**
+ * All raw rows in one DuckDB database, as ingest staged them before it had partitions: for tests
+ * and tools that run a few files through the readers and the merge SQL by hand. The stage itself
+ * writes partitions (partition.ts) and merges them with mergePartitions.
+ */
 export class Staging {
   private readonly appenders = new Map<ReaderTableName, DuckDBAppender>()
   readonly counts: Record<string, number> = {}
@@ -98,21 +113,10 @@ export class Staging {
     const conn = await db.connect()
     const staging = new Staging(db, conn)
     for (const [name, t] of Object.entries(readerTables)) {
-      await conn.run(stagingDdl(t))
+      await conn.run(emptyRawDdl(t))
       staging.appenders.set(name as ReaderTableName, await conn.createAppender(`raw_${t.name}`))
     }
     return staging
-  }
-
-  /**
-   * Once the readers are done the process holds little else, so the merge gets most of RAM:
-   * its per-application aggregates keep whole texts (abstracts, paragraphs) in their states,
-   * which DuckDB cannot spill, and a million applications ran out at a quarter of 24 GB.
-   * Insertion order is not needed (every table is written with ORDER BY) and costs memory.
-   */
-  async prepareMerge(memoryLimit = `${Math.max(2, Math.floor((os.totalmem() * 0.6) / 2 ** 30))}GB`) {
-    await this.conn.run(`SET memory_limit = '${memoryLimit}'`)
-    await this.conn.run(`SET preserve_insertion_order = false`)
   }
 
   /** Appends a row (already checked with rowProblem); synchronous, so the reader loop never yields per row. */
@@ -121,8 +125,8 @@ export class Staging {
     const ap = this.appenders.get(table)!
     for (const [name, c] of Object.entries(spec.columns)) appendValue(ap, c, row[name])
     ap.appendVarchar(file)
-    ap.appendInteger(doc)
     ap.appendBigInt(BigInt(this.seq++))
+    ap.appendInteger(doc)
     ap.endRow()
     this.counts[table] = (this.counts[table] ?? 0) + 1
   }

@@ -4,9 +4,9 @@
  * whether to run it, resume it, or take its outputs over from an earlier build.
  */
 import type { Effect } from "effect"
-import type { SkippedRecord } from "../../core/artifacts/manifest.ts"
+import type { SkippedRecord, StageOutput, StageRecord } from "../../core/artifacts/manifest.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
-import type { CorpusObject } from "../corpus/CorpusStore.ts"
+import type { CorpusLocation, CorpusObject } from "../corpus/CorpusStore.ts"
 import type { Progress } from "./progress.ts"
 
 export interface StageContext {
@@ -18,6 +18,16 @@ export interface StageContext {
   /** Absolute path of an output of an earlier stage of this build. */
   readonly outputOf: (stage: string, relPath: string) => string
   readonly progress: Progress
+  /** The stage's code version as the runner computed it (sources and settings). */
+  readonly codeVersion?: string
+  /** Where the corpus lives, for work that opens corpus objects in other threads. */
+  readonly corpusLocation?: CorpusLocation
+  /**
+   * This stage's folder and record in the current version, when it has one, whatever its code
+   * and inputs: a stage that can reuse part of its earlier work (ingest: the raw partitions of
+   * unchanged corpus objects) finds it here and decides itself what still applies.
+   */
+  readonly previous?: { readonly dir: string; readonly record: StageRecord }
 }
 
 export interface StageResult {
@@ -29,6 +39,11 @@ export interface StageResult {
   readonly contentHashes?: Readonly<Record<string, string>>
   readonly skipped?: SkipTally
   readonly notes?: ReadonlyArray<string>
+  /**
+   * Outputs hard-linked from `previous`, with the records they had there: the runner takes their
+   * hashes over instead of reading every unchanged file again.
+   */
+  readonly linkedOutputs?: Readonly<Record<string, StageOutput>>
 }
 
 export interface Stage {
@@ -44,6 +59,14 @@ export interface Stage {
   readonly run: (ctx: StageContext) => Effect.Effect<StageResult, unknown>
 }
 
+/**
+ * Outputs under a hidden folder (ingest's `.ingest/` partitions) are the stage's own working
+ * state: carried from version to version and verified like every output, but not what later
+ * stages read, so they stay out of dependents' input hashes (a partition's name changes with the
+ * ingest code version even when the tables it merges into do not).
+ */
+export const isPrivateOutput = (rel: string) => rel.split("/").some((segment) => segment.startsWith("."))
+
 /** Counts skipped records by reason and keeps the first few for the manifest. */
 export class SkipTally {
   count = 0
@@ -58,5 +81,17 @@ export class SkipTally {
       s.reason.split(/: |\(/)[0].replace(/\S*\d\S*/g, "…").replace(/\s+/g, " ").trim().slice(0, 120) || "unspecified"
     this.byReason[key] = (this.byReason[key] ?? 0) + 1
     if (this.samples.length < this.keep) this.samples.push(s)
+  }
+  /**
+   * Adds another tally taken over later records (a corpus object read elsewhere, or reused):
+   * absorbing each object's tally in corpus order gives what adding its records one by one gave.
+   */
+  absorb(other: { readonly count: number; readonly byReason: Readonly<Record<string, number>>; readonly samples: ReadonlyArray<SkippedRecord> }) {
+    this.count += other.count
+    for (const [reason, n] of Object.entries(other.byReason)) this.byReason[reason] = (this.byReason[reason] ?? 0) + n
+    for (const s of other.samples) {
+      if (this.samples.length >= this.keep) break
+      this.samples.push(s)
+    }
   }
 }

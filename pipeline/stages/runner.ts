@@ -8,6 +8,8 @@
  * - A stage whose code version and input hash equal those of the same stage in `current`, or of
  *   a stage an interrupted build of other code finished, takes its outputs over (hard links)
  *   instead of running; a successful build removes the other interrupted builds' folders.
+ * - A stage that does run sees its own folder and record in `current` (`previous`), so it can
+ *   take over the parts of its earlier work that still apply (ingest: unchanged objects).
  * - Only after the manifest validates is the directory renamed to its version name and
  *   `current` switched to it.
  */
@@ -21,7 +23,7 @@ import { writeCatalog } from "../artifacts/catalog.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
 import type { Progress } from "./progress.ts"
-import { SkipTally, type Stage, type StageResult } from "./Stage.ts"
+import { isPrivateOutput, SkipTally, type Stage, type StageResult } from "./Stage.ts"
 
 export interface PipelineOptions {
   readonly corpus: string
@@ -109,9 +111,10 @@ const recordOf = async (
   for (const rel of result.outputs) {
     const full = path.join(workDir, rel)
     const st = await fs.stat(full)
+    const linked = result.linkedOutputs?.[rel]
     outputs.push({
       path: rel,
-      sha256: await sha256OfFile(full),
+      sha256: linked && linked.bytes === st.size ? linked.sha256 : await sha256OfFile(full),
       bytes: st.size,
       rows: result.rowCounts[path.basename(rel).replace(/\.parquet$/, "")],
       contentHash: result.contentHashes?.[rel]
@@ -187,7 +190,7 @@ const build = (opts: PipelineOptions) =>
       const deps = stage.dependsOn.map((d) => {
         const r = records.get(d)
         if (!r) throw new Error(`stage ${stage.name} depends on ${d}, which is not an earlier stage`)
-        return [d, r.outputs.map((o) => [o.path, o.sha256])]
+        return [d, r.outputs.filter((o) => !isPrivateOutput(o.path)).map((o) => [o.path, o.sha256])]
       })
       const inputHash = sha256(JSON.stringify({ corpus: inputs.map((f) => [f.path, f.fingerprint]), deps })).slice(0, 16)
       const matches = (r: StageRecord | undefined): r is StageRecord =>
@@ -218,13 +221,17 @@ const build = (opts: PipelineOptions) =>
       }
       // 3. Run.
       const startedAt = new Date()
+      const previousRecord = currentManifest?.stages.find((s) => s.name === stage.name)
       const result = yield* stage
         .run({
           workDir: work,
           corpusFiles: inputs,
           openCorpusFile: (p) => store.file(location, p),
           outputOf: (s, rel) => path.join(work, rel),
-          progress: opts.progress
+          progress: opts.progress,
+          codeVersion,
+          corpusLocation: location,
+          previous: currentDir && previousRecord ? { dir: currentDir, record: previousRecord } : undefined
         })
         .pipe(Effect.mapError((e) => new StageFailed(stage.name, e)))
       const rec = yield* Effect.promise(() =>
