@@ -17,6 +17,9 @@ const DESCRIBED_BY = /^\s*(?:where|in which|at which|between|(?!(?:need|feed|see
 /** Nouns of a relation that a "between" phrase fixes by itself ("the distance between A and B"). */
 const RELATIONS = new Set(["distance", "gap", "space", "spacing", "angle", "difference", "ratio", "interval", "clearance", "relationship", "relation", "offset", "separation", "overlap", "correlation", "delay", "phase"])
 
+/** "for each respective chamber", "at an end of each of the elements": the words right after a reference take it once per member. */
+export const EACH_AFTER = /^\s*(?:for|of|in|at|on|to|from|with)\s+(?:(?:an?|the|one)\s+[a-z-]+\s+of\s+)?(?:each|every|respective)\b/
+
 /** What ends the clause an element was recited in. */
 const CLAUSE_BREAK = /[;:]|\bwhere(?:in|by)\b/i
 
@@ -31,7 +34,9 @@ export const checkAmbiguity = (scan: ClaimScan, m: Mention, r: Reading, found: R
   const describedBy = DESCRIBED_BY.exec(text.slice(r.end, r.end + 20))?.[0].trim()
   const ownQualifier = describedBy === undefined ? "" : qualifierAt(tokens, m.tokEnd)
   const described = describedBy !== undefined && (describedBy !== "between" || RELATIONS.has(r.head)) && !rivals.some((i) => samePrefix(i.qualifier, ownQualifier))
-  const ambiguous = !defines && !described && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
+  // "the regulating member for each respective working chamber": one per member of a plurality, whichever.
+  const perEach = EACH_AFTER.test(text.slice(r.end, r.end + 40))
+  const ambiguous = !defines && !described && !perEach && ((found.how === "exact" && rivals.length > 1) || (found.how === "suffix" && distinctKeys.size > 1 && !r.plural))
   // "each said axis" after "a respective axis": each of them, whichever.
   // "for each linear light gradient …, said linear light gradient": each of them in turn; "the voltage divided by the divider" says which.
   if (
@@ -62,6 +67,11 @@ const narrowRivals = (scan: ClaimScan, m: Mention, recited: Intro[]): Intro[] =>
     // "c) a second ceramic substrate comprising: a body …; pads bonded to the upper side of the body": the body of the element whose parts are being listed.
     const listed = rivals.filter((i) => (i.owner ?? i.listedIn) === m.scope)
     if (listed.length === 1) rivals = listed
+  }
+  if (rivals.length > 1) {
+    // "said PCD" after "a proximity communication device (PCD)" and "another PCD" twice: the one first recited, never the others.
+    const first = rivals.filter((i) => !i.another)
+    if (first.length <= 1) rivals = first
   }
   if (rivals.length > 1 && m.ofNext === undefined) {
     // "said center" after "a center of gravity" and "a center (B)": a reference without an "of" phrase names the recitation without one.

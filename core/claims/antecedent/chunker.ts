@@ -104,6 +104,9 @@ const looksAdjectival = (l: string) => ADJECTIVES.has(l) || (l.length > 4 && ADJ
 const ADJECTIVE_NOUNS = new Set(["adhesive", "additive", "explosive", "objective", "derivative", "sedative", "preservative", "representative", "executive", "alternative", "relative", "incentive", "narrative", "initiative",
   "music", "traffic", "topic", "fabric", "plastic", "mechanic", "clinic", "arithmetic", "ceramic", "epic", "critic", "republic", "attic", "mimic", "static", "rubric", "tunic", "arsenic", "garlic", "relic", "metric", "matric"])
 
+/** "such that", "such as": after a noun, the start of a clause or an example. */
+const SUCH_CLAUSE = new Set(["that", "as"])
+
 const THEREOF = new Set(["thereof", "therein", "thereon", "thereat", "thereto", "therefor"])
 const isWord = (t: Token | undefined): t is Token => t !== undefined && t.word
 const isDigits = (l: string) => /^\d+$/.test(l)
@@ -112,6 +115,22 @@ const isEd = (l: string) => l.length > 4 && l.endsWith("ed") && !ED_NOT_VERB.has
 const isIng = (l: string) => l.length > 5 && l.endsWith("ing") && !ING_NOUNS.has(l)
 const isAble = (l: string) => l.length > 5 && (l.endsWith("able") || l.endsWith("ible")) && !ABLE_NOUNS.has(l)
 const isThereWord = (l: string) => l.startsWith("there") && l.length > 5
+
+/** Adjectives that end a phrase after its head ("free of", "lower than", "adjacent the") but modify one before it. */
+const ATTRIBUTIVE = new Set(["free", "lower", "higher", "greater", "smaller", "larger", "different", "identical", "similar", "equal", "opposite", "adjacent",
+  "upstream", "downstream", "inside", "outside", "nearest", "closest", "less", "more"])
+/** Position and side words that only modify ("a remote free end", "a distal lower edge"). */
+const POSITION_ADJECTIVES = new Set(["remote", "distal", "proximal", "lateral", "medial", "central", "upper", "inner", "outer", "free"])
+const isModifier = (l: string): boolean => ORDINALS.has(l) || POSITION_ADJECTIVES.has(l) || ATTRIBUTIVE.has(l) || looksAdjectival(l) || isAble(l)
+
+/** "door opening and closing drive unit": at token k an "and" between -ing words, in mid-phrase, before a further noun. */
+const pairedGerund = (t: ReadonlyArray<Token>, k: number, words: ReadonlyArray<Token>): boolean => {
+  const before = words[words.length - 1]?.l ?? ""
+  const after = t[k + 1]
+  const head = t[k + 2]
+  return words.length >= 2 && before.length > 5 && before.endsWith("ing") && isWord(after) && isIng(after.l) &&
+    isWord(head) && !BOUNDARY.has(head.l) && !AFTER_HEAD_BOUNDARY.has(head.l) && !ARTICLE_LIKE.has(head.l) && !isIng(head.l) && !isEd(head.l)
+}
 
 interface Cut {
   /** Word position the phrase would end before. */
@@ -141,13 +160,22 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
     }
     if (!tok.word) break
     const l = tok.l
-    if (BOUNDARY.has(l)) break
+    if (BOUNDARY.has(l)) {
+      // "a door opening and closing drive unit": two -ing words joined before a head are one modifier.
+      if (!((l === "and" || l === "or") && pairedGerund(t, k, words))) break
+      words.push(tok)
+      k++
+      continue
+    }
     const n = words.length
     if (n > 0) {
       const prevL = words[n - 1].l
       const follower = t[k + 1]
       const plainNext = isWord(follower) && !BOUNDARY.has(follower.l) && !AFTER_HEAD_BOUNDARY.has(follower.l) && !isAdverb(follower.l) && !isDigits(follower.l) && !isThereWord(follower.l)
-      if ((AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l)) && !((isEd(l) || IRREGULAR_PARTICIPLES.has(l)) && plainNext)) break
+      // "a first lower portion", "a remote free first end", "a second upstream valve": after a modifier, an adjective that
+      // can also follow a head ("free of", "lower than") still modifies the noun it stands before.
+      const attributive = ATTRIBUTIVE.has(l) && plainNext && isModifier(prevL)
+      if ((AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l)) && !((isEd(l) || IRREGULAR_PARTICIPLES.has(l)) && plainNext) && !attributive) break
       if (isDigits(l) || isThereWord(l)) break
       // "the AHB meeting an address condition", "the connector enclosure housing at least one fiber": an -ing noun before an article is the verb.
       if (ING_NOUNS.has(l) && isWord(follower) && (follower.l === "a" || follower.l === "an" || follower.l === "the" || follower.l === "said" || (follower.l === "at" && t[k + 2]?.l === "least"))) break
@@ -175,7 +203,8 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
         // A plural rarely modifies a further noun: "the conductive pads second ceramic …" (a word lost) ends at "pads".
         if (tok.plural && next !== "" && !nextIsBoundary) cuts.push({ at: n + 1, preferred: true })
       } else if (VERB_S.has(l) || tok.plural) {
-        if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next))) break
+        // "of said ring oscillating units such that …": "such that" opens a clause, it is no object of a verb.
+        if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next)) && !(next === "such" && !VERB_S.has(l) && SUCH_CLAUSE.has(t[k + 2]?.l ?? ""))) break
         if (VERB_S.has(l) && next !== "") break
         if (!words[n - 1].plural && !ORDINALS.has(prevL) && (!COORDINABLE.has(prevL) || COORDINABLE_NOUNS.has(prevL)) && !isDigits(prevL) && !isEd(prevL) && !isIng(prevL)) {
           // A plural in mid-phrase followed by more words is more likely a verb ("the step occurs multiple times").
@@ -210,6 +239,9 @@ const keyWords = (words: ReadonlyArray<Token>): string[] => {
 
 /** The reading of a run of phrase words (the checker's tagger retry cuts a phrase shorter). */
 export const reading = (words: ReadonlyArray<Token>): Reading | undefined => {
+  // A cut after the "and" of "door opening and closing drive unit" ends at "opening".
+  const lastL = words[words.length - 1]?.l
+  if (lastL === "and" || lastL === "or") words = words.slice(0, -1)
   const kw = keyWords(words)
   if (kw.length === 0) return undefined
   const last = words[words.length - 1].l
@@ -426,6 +458,8 @@ const bareCanStart = (t: ReadonlyArray<Token>, i: number): boolean => {
   const l = t[i].l
   if (BOUNDARY.has(l) || AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l) || VERB_S.has(l)) return false
   if (isDigits(l) || isAdverb(l) || isThereWord(l)) return false
+  // "respectively define first and second flow paths": a verb before an ordinal or a count opens no phrase.
+  if (BASE_VERBS.has(l) && isWord(t[i + 1]) && (ORDINALS.has(t[i + 1].l) || NUMBER_WORDS.has(t[i + 1].l))) return false
   // A single letter opens a phrase only as a count or label: "N masking layers".
   if (l.length < 2 && !(isWord(t[i + 1]) && !BOUNDARY.has(t[i + 1].l) && !AFTER_HEAD_BOUNDARY.has(t[i + 1].l))) return false
   if (isIng(l) || isEd(l)) {
@@ -480,7 +514,10 @@ const listOwnerAt = (t: ReadonlyArray<Token>, mentions: ReadonlyArray<Mention>, 
   if (!INCLUDING.has(t[k]?.l ?? "")) return undefined
   if (t[k - 1]?.l === "further") k--
   const last = mentions[mentions.length - 1]
-  if (!last || last.region !== "body" || pastReferenceSigns(t, last.tokEnd) !== k) return undefined
+  // "the method comprising the steps of: a) providing a second ceramic substrate comprising: a body …": where the
+  // preamble was read up to the step's own colon, a list already opened before it still makes this one a part list.
+  const inStep = last?.region === "preamble" && t.slice(0, last.detTok).some((x) => x.l === ":")
+  if (!last || (last.region !== "body" && !inStep) || pastReferenceSigns(t, last.tokEnd) !== k) return undefined
   return last.readings[0]?.key
 }
 

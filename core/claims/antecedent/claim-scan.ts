@@ -185,6 +185,7 @@ export class ClaimScan {
       ofKey: ofChain(this.mentions, m),
       owner: m.owner,
       listedIn: m.elementStart ? m.scope : undefined,
+      another: m.another,
       origin: this.number * ORIGIN_SPAN + m.detStart
     })
   }

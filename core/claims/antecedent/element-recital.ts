@@ -5,6 +5,7 @@
  */
 import { type Mention, qualifierAt, type Reading } from "./chunker.ts"
 import type { ClaimScan } from "./claim-scan.ts"
+import { ORIGIN_SPAN } from "./intro-index.ts"
 import { ARTICLES } from "./qualifiers.ts"
 import { repeatsParentText, repeatsParentWording, restatesStep } from "./restatement.ts"
 
@@ -18,7 +19,7 @@ const VALUE_AFTER = /^of (?:(?:about|approximately|from|at least|at most|less th
 
 export const addsElement = (scan: ClaimScan, m: Mention, r0: Reading): boolean =>
   !m.alternative && !m.predicative && !pickFromRecited(scan, m, r0) && !restatesStep(scan, m) && !specifiesRecited(scan, m, r0) &&
-  !purposeObject(scan, m) && !statesCountOrValue(scan, m, r0) && !repeatsParentWording(scan, m, r0) && !(scan.view.hasKey(r0.key) && repeatsParentText(scan, m))
+  !purposeObject(scan, m) && !identifiesOwner(scan, m) && !statesCountOrValue(scan, m, r0) && !repeatsParentWording(scan, m, r0) && !(scan.view.hasKey(r0.key) && repeatsParentText(scan, m))
 
 /** "at least one superabrasive cutter of the plurality", "one of said cutters": a member of what is recited. */
 const pickFromRecited = (scan: ClaimScan, m: Mention, r: Reading): boolean => {
@@ -33,6 +34,19 @@ const specifiesRecited = (scan: ClaimScan, m: Mention, r: Reading): boolean => {
   const before = scan.mentions[m.index - 1]
   if (!before || before.kind !== "ref" || m.detTok - before.tokEnd > 2) return false
   return before.readings.some((x) => x.key === r.key) || (before.readings[0]?.head === r.head && r.plural)
+}
+
+/** Participles that attach a part to the element just named. */
+const DESCRIBING = new Set(["comprising", "having", "including", "containing", "with"])
+
+/**
+ * "the layer comprising a charge transport material" after "a layer comprising a charge transport
+ * material": the description that says which layer is meant, said again; it adds nothing.
+ */
+const identifiesOwner = (scan: ClaimScan, m: Mention): boolean => {
+  const before = scan.mentions[m.index - 1]
+  if (m.owner === undefined || !before || before.kind !== "ref" || !DESCRIBING.has(scan.tokens[m.detTok - 1]?.l ?? "")) return false
+  return (scan.view.key(m.readings[0].key) ?? []).some((i) => i.owner === m.owner && i.counting && i.origin < scan.number * ORIGIN_SPAN + m.detStart)
 }
 
 /**

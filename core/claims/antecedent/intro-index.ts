@@ -21,6 +21,8 @@ export interface Intro {
   readonly owner?: string
   /** The element in whose list of parts it was recited ("c) a second substrate comprising: a body …"). */
   readonly listedIn?: string
+  /** Opened by "another" or "a further": a second one of something already recited. */
+  readonly another: boolean
   /** The mention that made it (claim and offset): several keys of one mention count once. */
   readonly origin: number
 }

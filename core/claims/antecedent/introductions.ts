@@ -49,6 +49,9 @@ const reportDoubleInclusion = (scan: ClaimScan, m: Mention) => {
   const ownerRecitedTwice = m.owner !== undefined && distinctOrigins((view.key(m.owner) ?? []).filter((i) => i.counting)).length > 1
   // Items of the lists of parts of two different elements are parts of different things.
   const listedIn = m.elementStart ? m.scope : undefined
+  // "a plurality of datapoints, each datapoint comprising: …; an intent": parts of each member, one per member.
+  const whole = m.owner ?? listedIn
+  if (whole !== undefined && scan.distributive.has(whole)) return
   const sameThing = (i: Intro) =>
     !ownerRecitedTwice && (m.owner === undefined || i.owner === m.owner) &&
     ((m.owner ?? listedIn) === undefined || (i.owner ?? i.listedIn) === undefined || (i.owner ?? i.listedIn) === (m.owner ?? listedIn))

@@ -6,6 +6,7 @@
 import type { Mention, Reading } from "./chunker.ts"
 import type { ClaimScan, Resolution } from "./claim-scan.ts"
 import { singular } from "./lemma.ts"
+import { ED_NOT_VERB } from "./lexicon.ts"
 
 /** Leading modifiers that say which of the recited things, or all of it, rather than name a new one. */
 export const NON_RESTRICTIVE = new Set(["entire", "whole", "other", "associated", "corresponding", "respective", "resulting", "resultant", "total", "overall", "remaining", "same", "particular", "given", "specific", "individual", "complete", "full"])
@@ -14,7 +15,12 @@ export interface ResolvedReference {
   /** The reading the reference is taken in (the first one when nothing resolved). */
   readonly reading: Reading
   readonly found?: Resolution
+  /** Found only past a leading participle ("the received request signal" after "a request signal"): a result of a step. */
+  readonly viaParticiple?: true
 }
+
+/** "received", "determined", "sensed", "ignited", "dried": a past participle before a noun names a state the claim's steps bring about. */
+const LEADING_PARTICIPLE = /^[a-z]{3,}ed$/
 
 export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference => {
   const r0 = m.readings[0]
@@ -35,6 +41,13 @@ export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference
     if (r.words.length < 2 || !NON_RESTRICTIVE.has(r.words[0])) continue
     const x = scan.resolve({ key: r.words.slice(1).join(" "), head: r.head })
     if (x) return { reading: r, found: x }
+  }
+  // "forwarding the received location information request signal" after "upon reception of a location information request
+  // signal", "the ignited fuel/air mixture": the thing the step acted on, an antecedent examiners accept through the verb.
+  for (const r of m.readings) {
+    if (r.words.length < 2 || !LEADING_PARTICIPLE.test(r.words[0]) || ED_NOT_VERB.has(r.words[0]) || NON_RESTRICTIVE.has(r.words[0])) continue
+    const x = scan.resolve({ key: r.words.slice(1).join(" "), head: r.head })
+    if (x) return { reading: r, found: x, viaParticiple: true }
   }
   // "the TTS model" after "a text-to-speech model": an acronym of the words it stands for.
   const acronym = acronymResolution(scan, r0)

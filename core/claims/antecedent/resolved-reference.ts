@@ -4,7 +4,7 @@
  */
 import type { Mention, Reading } from "./chunker.ts"
 import type { ClaimScan, Resolution } from "./claim-scan.ts"
-import { checkAmbiguity } from "./ambiguity.ts"
+import { checkAmbiguity, EACH_AFTER } from "./ambiguity.ts"
 import { numberOfReference } from "./grammatical-number.ts"
 import { distinctOrigins } from "./intro-index.ts"
 import { inRestatedStep } from "./modification.ts"
@@ -46,7 +46,7 @@ export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, 
     // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
     // "the device isolation region disposed at the source line region", "the category into which …": a description picks one; only low.
     // "for each of a plurality of time steps: … the reference phone label for the time step": one per step.
-    const picked = isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || perMember(scan, m)
+    const picked = isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || EACH_AFTER.test(text.slice(r.end, r.end + 40)) || perMember(scan, m)
     scan.issue("plural-singular-mismatch", picked ? "low" : "medium", term, r.start, r.end)
   } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
     // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.

@@ -17,7 +17,7 @@ export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   let graded = severityOf(scan.severityContext, m, said)
   // "the light emission layer arranged close to said anode", "the wing create aerodynamic forces":
   // the tagger is too slow to ask for every phrase.
-  const cut = !rule && graded.severity !== "low" && !m.coordinated ? taggerReading(scan, m) : undefined
+  const cut = !rule && graded.severity !== "low" && !m.coordinated ? (verbBeforeObject(scan, m) ?? taggerReading(scan, m)) : undefined
   const cutFound = cut ? scan.resolve(cut) : undefined
   // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies"), but keep
   // "said water conducting pipe" whole: an -ing word inside a compound is as often a modifier as a verb.
@@ -32,6 +32,21 @@ export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   else if (rule) scan.suppress(rule, graded.severity, saidTerm, said.start, said.end)
   else scan.issue("no-antecedent-basis", graded.severity, saidTerm, said.start, said.end, graded.informational)
   scan.register(m, said, { counting: false, weak: true })
+}
+
+/** Words that open a noun phrase: a word between a phrase and one of them is a verb taking it as object. */
+const OBJECT_OPENERS = new Set(["the", "a", "an", "said"])
+
+/**
+ * "the second gain adjustment attenuate the downlink signal": a phrase that runs right into an
+ * article ended a word earlier, its last word being the verb (two nouns never meet an article
+ * that way); the shorter phrase is taken when it names a recitation.
+ */
+const verbBeforeObject = (scan: ClaimScan, m: Mention): Reading | undefined => {
+  const tokens = scan.tokens
+  if (m.tokEnd - m.tokStart < 2 || !OBJECT_OPENERS.has(tokens[m.tokEnd]?.l ?? "")) return undefined
+  const shorter = reading(tokens.slice(m.tokStart, m.tokEnd - 1))
+  return shorter && scan.resolve(shorter) ? shorter : undefined
 }
 
 /** The phrase cut where the tagger ends it, when that is shorter than every reading the chunker made. */
