@@ -32,8 +32,9 @@ typecheck: install
 	npx tsc --noEmit -p .
 
 ## Builds every pipeline stage into $(ARTIFACTS)/<version>/ and switches $(ARTIFACTS)/current.
+## With PUBLISH=s3://bucket/prefix the version is then uploaded and the bucket's `current` moved.
 artifacts: install
-	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
+	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)" $(if $(PUBLISH),--publish "$(PUBLISH)")
 
 ## Points $(ARTIFACTS)/current back at the previous complete version; a running `make serve` follows it.
 rollback: install

@@ -3,6 +3,7 @@
  * server in-process with overrides instead of touching the environment.
  */
 import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
+import { parseS3Uri } from "../core/artifacts/s3.ts"
 
 export interface ApiSettings {
   readonly port: number
@@ -35,6 +36,11 @@ export interface ApiSettings {
    * SIGHUP checks at once).
    */
   readonly versionPollMs: number
+  /**
+   * `s3://bucket/prefix` (ARTIFACTS_URL): this replica downloads, verifies and serves the version
+   * published there and follows later publications; ARTIFACTS_DIR (…/current) is where it keeps them.
+   */
+  readonly artifactsUrl?: string | undefined
 }
 
 const flag = (name: string, fallback: boolean) =>
@@ -61,6 +67,10 @@ export const settingsFromEnv: Config.Config<ApiSettings> = Config.all({
     Config.withDefault(2),
     Config.validate({ message: "VERSION_POLL_SECONDS must be 0 (off) or a positive number of seconds", validation: (n) => Number.isFinite(n) && n >= 0 }),
     Config.map((n) => Math.round(n * 1000))
+  ),
+  artifactsUrl: Config.option(Config.string("ARTIFACTS_URL")).pipe(
+    Config.validate({ message: "ARTIFACTS_URL must be s3://bucket/prefix", validation: (o) => Option.isNone(o) || parseS3Uri(o.value) !== undefined }),
+    Config.map(Option.getOrUndefined)
   )
 }).pipe(Config.map((s) => ({ ...s, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, now: Date.now, logRequests: true, preloadSearch: false })))
 

@@ -7,6 +7,8 @@
  */
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as path from "node:path"
+import { parseS3Uri, S3Settings } from "../core/artifacts/s3.ts"
 import { ConfigProvider, Context, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { KeyStore } from "./auth/KeyStore.ts"
 import { type ApiSettings, Settings, settingsFromEnv } from "./config.ts"
@@ -15,6 +17,7 @@ import { makeNodeServer } from "./http/transport/node-server.ts"
 import { Metrics } from "./observability/Metrics.ts"
 import { Quota } from "./quota/Quota.ts"
 import { StateDatabase } from "./state/Database.ts"
+import { makeReplica } from "./versions/replica.ts"
 import { Switchboard } from "./versions/switchboard.ts"
 
 /** How long a drain waits for in-flight requests (SIGTERM; systemd's and Kubernetes' default grace is 30 s). */
@@ -60,6 +63,15 @@ const listen = (server: Server, port: number, host: string) =>
     })
   })
 
+/** With ARTIFACTS_URL, the replica that keeps ARTIFACTS_DIR's folder in step with the bucket. */
+const replicaOf = async (settings: ApiSettings, log: (event: Record<string, unknown>) => void) => {
+  const from = settings.artifactsUrl ? parseS3Uri(settings.artifactsUrl) : undefined
+  if (!from) return undefined
+  if (path.basename(settings.artifactsDir) !== "current") throw new Error(`with ARTIFACTS_URL, ARTIFACTS_DIR must name the replica's current link (…/current), got ${settings.artifactsDir}`)
+  const s3 = await Effect.runPromise(Effect.withConfigProvider(S3Settings, ConfigProvider.fromEnv()))
+  return makeReplica({ from, s3, root: path.dirname(path.resolve(settings.artifactsDir)), log })
+}
+
 export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise<ServerHandle> => {
   const settings = settingsWith(overrides)
   const nodeServer = makeNodeServer()
@@ -70,7 +82,9 @@ export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise
     const line = level === "WARN" ? Effect.logWarning(String(message)) : Effect.logInfo(String(message))
     processRuntime.runFork(line.pipe(Effect.annotateLogs(fields)))
   }
-  const board = await Switchboard.open({ settings, shared, releaseBudgetMs: DRAIN_BUDGET_MS, preloadBudgetMs: PRELOAD_BUDGET_MS, log }).catch(async (e) => {
+  const replica = await replicaOf(settings, log)
+  await replica?.sync()
+  const board = await Switchboard.open({ settings, shared, releaseBudgetMs: DRAIN_BUDGET_MS, preloadBudgetMs: PRELOAD_BUDGET_MS, log, refresh: replica?.sync }).catch(async (e) => {
     await processRuntime.dispose()
     throw e
   })

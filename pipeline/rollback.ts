@@ -3,7 +3,7 @@
  * running `make serve` follows within its poll interval (VERSION_POLL_SECONDS), or at once on SIGHUP.
  */
 import { parseArgs } from "node:util"
-import { RollbackRefused, rollbackCurrent } from "./artifacts/versions.ts"
+import { RollbackRefused, rollbackCurrent } from "../core/artifacts/versions.ts"
 
 const { values } = parseArgs({ options: { artifacts: { type: "string", default: process.env.ARTIFACTS || "artifacts" } } })
 

@@ -16,9 +16,6 @@ import { Schema } from "effect"
 
 export const HUB_VERSION_HEADER = "x-artifact-version"
 
-/** A version directory name as the pipeline writes it (v<UTC timestamp>-<build key prefix>). */
-export const VERSION_NAME = /^v\d{8}T\d{6}Z-[0-9a-f]{8}$/
-
 export const HubStatus = Schema.Struct({
   /** The encoder is loaded; the reranker does not affect readiness. */
   ready: Schema.Boolean,

@@ -31,6 +31,8 @@ export interface SwitchboardOptions {
   /** How long a new version may spend loading in the background before it is switched to anyway. */
   readonly preloadBudgetMs: number
   readonly log: (event: Record<string, unknown>) => void
+  /** Runs before each look at ARTIFACTS_DIR (a replica brings its local `current` up to the bucket's). */
+  readonly refresh?: () => Promise<void>
 }
 
 const resolveDir = (dir: string) => fs.realpath(dir).catch(() => undefined)
@@ -85,6 +87,7 @@ export class Switchboard {
 
   private async check() {
     if (this.closed) return
+    await this.o.refresh?.()
     const target = await resolveDir(this.o.settings.artifactsDir)
     if (!target || target === this.generation.versionDir || target === this.failedTarget) return
     const started = Date.now()

@@ -4,13 +4,13 @@
  *
  * Views hold absolute paths (DuckDB resolves relative paths against the client's working
  * directory, not the database file), so the catalog is written after the version directory
- * has its final name. If the folder is moved, `npx tsx pipeline/catalog.ts <versionDir>`
- * writes it again.
+ * has its final name. If the folder is moved, `node --import tsx pipeline/artifacts/write-catalog.ts <versionDir>`
+ * writes it again (a replica that downloads a version from S3 does so itself).
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { parquetFilesOf, sqlString } from "./files.ts"
 
 export const writeCatalog = async (versionDir: string) => {
   const file = path.join(versionDir, "catalog.duckdb")

@@ -2,12 +2,16 @@
  * The artifacts folder: `<root>/<version>/` per complete build, `<root>/.partial-<buildKey>/`
  * while one is being built (kept after a crash so the next run resumes), and `<root>/current`,
  * a symlink switched atomically (rename of a fresh link over the old one) to the newest
- * complete version.
+ * complete version. Shared by the pipeline (publish, rollback) and the API (replicas that
+ * download versions from S3 keep the same layout locally).
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
 import { Effect } from "effect"
+import { decodeManifest, type Manifest } from "./manifest.ts"
+
+/** A complete version's directory name: v<UTC timestamp>-<first 8 hex digits of the build key>. */
+export const VERSION_NAME = /^v\d{8}T\d{6}Z-[0-9a-f]{8}$/
 
 export const partialDirOf = (root: string, buildKey: string) => path.join(root, `.partial-${buildKey}`)
 
@@ -41,7 +45,7 @@ export const switchCurrent = async (root: string, versionName: string) => {
 export const pruneVersions = async (root: string, keep: number) => {
   const current = await currentVersionDir(root)
   const entries = (await fs.readdir(root, { withFileTypes: true }))
-    .filter((e) => e.isDirectory() && /^v\d{8}T\d{6}Z-/.test(e.name))
+    .filter((e) => e.isDirectory() && VERSION_NAME.test(e.name))
     .map((e) => e.name)
     .sort()
     .reverse()
@@ -54,7 +58,7 @@ export const pruneVersions = async (root: string, keep: number) => {
 /** Complete versions (a directory with a manifest that validates), oldest first. */
 export const completeVersions = async (root: string): Promise<ReadonlyArray<string>> => {
   const names = (await fs.readdir(root, { withFileTypes: true }).catch(() => []))
-    .filter((e) => e.isDirectory() && /^v\d{8}T\d{6}Z-/.test(e.name))
+    .filter((e) => e.isDirectory() && VERSION_NAME.test(e.name))
     .map((e) => e.name)
     .sort()
   const complete: string[] = []

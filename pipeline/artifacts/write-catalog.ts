@@ -1,6 +1,6 @@
 /** Rewrites catalog.duckdb of a version folder (after the folder was moved): `write-catalog.ts <versionDir>`. */
 import * as path from "node:path"
-import { writeCatalog } from "./catalog.ts"
+import { writeCatalog } from "../../core/artifacts/catalog.ts"
 
 const dir = process.argv[2]
 if (!dir) {

@@ -11,7 +11,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { switchCurrent, rollbackCurrent } from "../../pipeline/artifacts/versions.ts"
+import { switchCurrent, rollbackCurrent } from "../../core/artifacts/versions.ts"
 import { startHub, type HubProcess } from "../support/hub-process.ts"
 import { call, startTestServer, type TestServer } from "./support.ts"
 
