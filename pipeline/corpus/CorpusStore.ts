@@ -5,13 +5,14 @@
  * Objects are identified by their corpus-relative path (forward slashes), so a build from S3
  * and a build from the same files in a folder see identical inputs and produce identical tables.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3"
-import { Config, Data, Effect, Option } from "effect"
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3"
+import { Data, Effect } from "effect"
 import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Readable } from "node:stream"
 import { createGunzip } from "node:zlib"
+import { makeS3Client, S3Settings } from "../../core/artifacts/s3.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
 import { sha256OfFile } from "../stages/fingerprint.ts"
 
@@ -63,24 +64,11 @@ async function* walk(dir: string): AsyncGenerator<string> {
 const gunzipIfNeeded = (rel: string, raw: Readable): AsyncIterable<Uint8Array> =>
   /\.gz$/i.test(rel) ? raw.pipe(createGunzip()) : raw
 
-const s3Settings = Config.all({
-  endpoint: Config.option(Config.string("S3_ENDPOINT")),
-  region: Config.string("AWS_REGION").pipe(Config.orElse(() => Config.string("AWS_DEFAULT_REGION")), Config.withDefault("us-east-1"))
-})
-
 export class CorpusStore extends Effect.Service<CorpusStore>()("CorpusStore", {
   effect: Effect.gen(function* () {
-    const settings = yield* s3Settings
+    const settings = yield* S3Settings
     let client: S3Client | undefined
-    const s3 = () =>
-      (client ??= new S3Client({
-        region: settings.region,
-        endpoint: Option.getOrUndefined(settings.endpoint),
-        forcePathStyle: true,
-        // s3rver and other minimal servers store streamed uploads corrupted otherwise (DESIGN.md).
-        requestChecksumCalculation: "WHEN_REQUIRED",
-        responseChecksumValidation: "WHEN_REQUIRED"
-      }))
+    const s3 = () => (client ??= makeS3Client(settings))
 
     const list = (loc: CorpusLocation) =>
       Effect.tryPromise({
