@@ -91,6 +91,7 @@ const setContext = (
 ): SetContext => {
   // Is the head noun recited anywhere in the set ("high" means nowhere)? Built for the first unresolved reference.
   let setHeads: Set<string> | undefined
+  let setKeys: Set<string> | undefined
   const lowered = new Map<ClaimState, string>()
   return {
     byNumber,
@@ -108,6 +109,13 @@ const setContext = (
         }
       }
       return setHeads.has(head)
+    },
+    keyRecitedAnywhere: (key) => {
+      if (!setKeys) {
+        setKeys = new Set<string>()
+        for (const { mentions } of chunked.values()) for (const m of mentions) if (m.kind !== "ref") for (const r of m.readings) setKeys.add(r.key)
+      }
+      return setKeys.has(key)
     },
     lowerText: (st) => {
       let t = lowered.get(st)

@@ -40,6 +40,8 @@ export interface SetContext {
   readonly includeSuppressed: boolean
   /** Whether a head noun is recited (not only referred to) anywhere in the set. */
   recitedAnywhere(head: string): boolean
+  /** Whether a key is recited anywhere in the set. */
+  keyRecitedAnywhere(key: string): boolean
   /** A claim's text in lower case, made once. */
   lowerText(st: ClaimState): string
 }
@@ -117,7 +119,12 @@ export class ClaimScan {
       text: this.text,
       stemBefore: this.stemBefore,
       hasKey: (key) => this.view.hasKey(key),
-      hasHead: (head) => this.view.hasHead(head) || set.recitedAnywhere(head)
+      hasHead: (head) => this.view.hasHead(head) || set.recitedAnywhere(head),
+      chainRecitesOtherwise: (r) => {
+        const same = this.view.head(r.head)
+        return same !== undefined && same.length > 0 && !same.some((i) => i.key === r.key || r.key.endsWith(` ${i.key}`))
+      },
+      setHasKey: (key) => set.keyRecitedAnywhere(key)
     }
   }
 

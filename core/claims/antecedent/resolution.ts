@@ -25,8 +25,12 @@ const LEADING_PARTICIPLE = /^[a-z]{3,}ed$/
 export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference => {
   const r0 = m.readings[0]
   if (m.coordinated) {
-    const parts = m.coordinated.map((k) => scan.resolve({ key: k, head: r0.head }))
-    if (parts.every((x) => x !== undefined)) return { reading: r0, found: { intros: parts.flatMap((x) => x!.intros), how: "exact" } }
+    // "the first and second diffuser elements maintain …": each reading with each modifier ("first diffuser element").
+    const mods = m.coordinated.map((k) => k.slice(0, k.length - r0.key.length - 1))
+    for (const r of m.readings) {
+      const parts = mods.map((mod) => scan.resolve({ key: `${mod} ${r.key}`, head: r.head }))
+      if (parts.every((x) => x !== undefined)) return { reading: r, found: { intros: parts.flatMap((x) => x!.intros), how: "exact" } }
+    }
     return { reading: r0, found: scan.resolve(r0) }
   }
   let first: ResolvedReference | undefined
@@ -49,6 +53,15 @@ export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference
     const x = scan.resolve({ key: r.words.slice(1).join(" "), head: r.head })
     if (x) return { reading: r, found: x, viaParticiple: true }
   }
+  // "said dome plate inner portion" after "a dome plate having an inner portion" or "an inner portion of the dome plate": the
+  // part named with its owner in front.
+  for (const r of m.readings) {
+    const x = ownedPart(scan, r)
+    if (x) return { reading: r, found: x }
+  }
+  // "the second electric blender motor of the at least one electric blender motor": a member of what the chain recites.
+  const member = memberOfRecited(scan, m)
+  if (member) return { reading: r0, found: member }
   // "the TTS model" after "a text-to-speech model": an acronym of the words it stands for.
   const acronym = acronymResolution(scan, r0)
   if (acronym) return { reading: r0, found: acronym }
@@ -64,6 +77,33 @@ export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference
     }
   }
   return { reading: r0 }
+}
+
+/** "dome plate inner portion": a recitation of "inner portion" whose owner (or "of" phrase) is the recited "dome plate". */
+const ownedPart = (scan: ClaimScan, r: Reading): Resolution | undefined => {
+  for (let k = 1; k < r.words.length; k++) {
+    const owner = r.words.slice(0, k).join(" ")
+    if (!scan.view.hasKey(owner)) continue
+    const part = r.words.slice(k).join(" ")
+    const intros = (scan.view.key(part) ?? []).filter((i) => i.owner === owner || i.ofKey === owner)
+    if (intros.length > 0) return { intros, how: "exact" }
+  }
+  return undefined
+}
+
+/** Determiners of a recited plurality a member is named from. */
+const PLURAL_REFS = new Set(["the at least one", "the plurality of", "the one or more", "said at least one", "said plurality of", "the", "said"])
+
+/** "the second X of the at least one X", "the first electrode of the electrodes": one member of a recited plurality. */
+const memberOfRecited = (scan: ClaimScan, m: Mention): Resolution | undefined => {
+  if (m.ofNext === undefined || m.next !== "of") return undefined
+  const of = scan.mentions[m.ofNext]
+  const r0 = m.readings[0]
+  if (!of || of.kind !== "ref" || !PLURAL_REFS.has(of.det) || of.readings[0]?.head !== r0.head) return undefined
+  if (of.det === "the" || of.det === "said") {
+    if (!of.readings[0].plural) return undefined
+  }
+  return scan.resolve(of.readings[0])
 }
 
 const acronymResolution = (scan: ClaimScan, r: Reading): Resolution | undefined => {

@@ -1,8 +1,10 @@
 /**
  * How plausible an antecedent under other wording is, for a definite reference that resolved to
- * nothing and was not excused. high: nothing like it anywhere; medium: the head noun, or the
- * element the phrase opens with, is recited; low: every word is there under other wording, or the
- * term is a part or property of something that is (a tied attribute, a part of a recited body).
+ * nothing and was not excused. high: nothing like it anywhere; medium: the words are recited in
+ * another claim only, or the head noun or the element the phrase opens with is recited outside the
+ * chain; low: every word is there under other wording, the chain recites something under the same
+ * head noun, or the term is a part or property of something that is (a tied attribute, a part of a
+ * recited body).
  * Demoting instead of suppressing keeps the finding visible: recall does not depend on this.
  */
 import type { Mention, Reading } from "./chunker.ts"
@@ -22,6 +24,10 @@ export interface SeverityContext {
   readonly hasKey: (key: string) => boolean
   /** Whether a head noun is recited in the chain or anywhere in the set. */
   readonly hasHead: (head: string) => boolean
+  /** Whether the claim or its chain recites something under the reading's head noun, none of it the reading's own words less modifiers. */
+  readonly chainRecitesOtherwise: (r: Reading) => boolean
+  /** Whether a key is recited (not only referred to) anywhere in the set. */
+  readonly setHasKey: (key: string) => boolean
 }
 
 /** "which is the HMG-CoA reductase inhibitor": a predicate says what a thing is rather than pointing back. */
@@ -71,6 +77,10 @@ const plainSeverity = (ctx: SeverityContext, m: Mention, r: Reading): Severity =
   if (r.words.some((w) => ANATOMY.has(w)) && (BEING_STEMS.some((s) => ctx.stemBefore(s)) || TREATING.some((s) => ctx.stemBefore(s)))) return "low"
   // "which is the HMG-CoA reductase inhibitor …", "the transcoded stream being the output media stream": a predicate names what a thing is.
   if (PREDICATIVE.has(m.prev)) return "low"
+  // "said bulk substrate" after "a semiconductor substrate", "the camper device" after "a damper device": the chain recites the
+  // thing under other wording (SPEC 2.6: low). A modifier added to what was recited ("said aluminum lever" after "a lever",
+  // MPEP 2173.05(e)) narrows it without a basis and stays medium, as does wording recited only in another claim.
+  if (ctx.chainRecitesOtherwise(r) && !ctx.setHasKey(r.key)) return "low"
   if (ctx.hasHead(r.head)) return "medium"
   // "the wing create aerodynamic forces": the phrase opens with a recited element and ran on into its predicate.
   if (recitedPrefix(ctx, r.words, rawWords(ctx.text, r)) || m.coordinated?.some((k) => recitedPrefix(ctx, k.split(" ")))) return "medium"

@@ -5,6 +5,7 @@
  */
 import { type Mention, type Reading, reading } from "./chunker.ts"
 import type { ClaimScan } from "./claim-scan.ts"
+import { BASE_VERBS, VERB_S } from "./lexicon.ts"
 import { severityOf } from "./severity.ts"
 import { suppressionFor } from "./suppression.ts"
 import { taggedPhraseLength } from "./tagger.ts"
@@ -17,7 +18,8 @@ export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   let graded = severityOf(scan.severityContext, m, said)
   // "the light emission layer arranged close to said anode", "the wing create aerodynamic forces":
   // the tagger is too slow to ask for every phrase.
-  const cut = !rule && graded.severity !== "low" && !m.coordinated ? (verbBeforeObject(scan, m) ?? taggerReading(scan, m)) : undefined
+  const verbCut = m.coordinated ? undefined : verbBeforeObject(scan, m) ?? verbInside(scan, m)
+  const cut = verbCut ?? (!rule && graded.severity !== "low" && !m.coordinated ? taggerReading(scan, m) : undefined)
   const cutFound = cut ? scan.resolve(cut) : undefined
   // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies"), but keep
   // "said water conducting pipe" whole: an -ing word inside a compound is as often a modifier as a verb.
@@ -47,6 +49,21 @@ const verbBeforeObject = (scan: ClaimScan, m: Mention): Reading | undefined => {
   if (m.tokEnd - m.tokStart < 2 || !OBJECT_OPENERS.has(tokens[m.tokEnd]?.l ?? "")) return undefined
   const shorter = reading(tokens.slice(m.tokStart, m.tokEnd - 1))
   return shorter && scan.resolve(shorter) ? shorter : undefined
+}
+
+/**
+ * "the axial direction provide fluid pathways", "the lock arms engage the …": a verb the lexicon knows inside the phrase
+ * ends it, when the words before it name a recitation.
+ */
+const verbInside = (scan: ClaimScan, m: Mention): Reading | undefined => {
+  const tokens = scan.tokens
+  for (let k = m.tokStart + 1; k < m.tokEnd; k++) {
+    const l = tokens[k].l
+    if (!BASE_VERBS.has(l) && !VERB_S.has(l)) continue
+    const shorter = reading(tokens.slice(m.tokStart, k))
+    return shorter && scan.resolve(shorter) ? shorter : undefined
+  }
+  return undefined
 }
 
 /** The phrase cut where the tagger ends it, when that is shorter than every reading the chunker made. */
