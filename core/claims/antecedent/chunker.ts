@@ -458,8 +458,9 @@ const bareCanStart = (t: ReadonlyArray<Token>, i: number): boolean => {
   const l = t[i].l
   if (BOUNDARY.has(l) || AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l) || VERB_S.has(l)) return false
   if (isDigits(l) || isAdverb(l) || isThereWord(l)) return false
-  // "respectively define first and second flow paths": a verb before an ordinal or a count opens no phrase.
-  if (BASE_VERBS.has(l) && isWord(t[i + 1]) && (ORDINALS.has(t[i + 1].l) || NUMBER_WORDS.has(t[i + 1].l))) return false
+  // "respectively define first and second flow paths", "divided into separate first and second compartments": a word
+  // before a coordination of ordinals opens no phrase of its own; the coordination does.
+  if (isWord(t[i + 1]) && ORDINALS.has(t[i + 1].l) && !coordinable(l) && coordination(t, i + 1) !== undefined) return false
   // A single letter opens a phrase only as a count or label: "N masking layers".
   if (l.length < 2 && !(isWord(t[i + 1]) && !BOUNDARY.has(t[i + 1].l) && !AFTER_HEAD_BOUNDARY.has(t[i + 1].l))) return false
   if (isIng(l) || isEd(l)) {

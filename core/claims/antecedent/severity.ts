@@ -11,6 +11,7 @@ import type { Mention, Reading } from "./chunker.ts"
 import { ANATOMY, COORDINABLE, ORDINALS, PROCESS_NOUNS } from "./lexicon.ts"
 import { singular, singularStem, stem } from "./lemma.ts"
 import { derivedRoots, looksVerbal } from "./morphology.ts"
+import { NON_RESTRICTIVE } from "./resolution.ts"
 import { INHERENT_ATTRIBUTES, isTied } from "./suppression.ts"
 import type { Severity } from "./types.ts"
 
@@ -32,6 +33,9 @@ export interface SeverityContext {
 
 /** "which is the HMG-CoA reductase inhibitor": a predicate says what a thing is rather than pointing back. */
 const PREDICATIVE = new Set(["is", "are", "was", "were", "be", "being", "becomes"])
+
+/** "the metals to be contained in …", "the region to be treated": a description of what the thing will be. */
+const TO_BE_DESCRIBED = /^\s*to\s+be\s+[a-z]+(?:ed|en)\b/
 
 /** "the tension T", "the maximum valley depth Rv": the phrase names a quantity and gives it a symbol. */
 const SYMBOL_AT_END = /\s(?:[A-Z][a-z]?\d*|[\u0370-\u03ff])$/
@@ -77,6 +81,8 @@ const plainSeverity = (ctx: SeverityContext, m: Mention, r: Reading): Severity =
   if (r.words.some((w) => ANATOMY.has(w)) && (BEING_STEMS.some((s) => ctx.stemBefore(s)) || TREATING.some((s) => ctx.stemBefore(s)))) return "low"
   // "which is the HMG-CoA reductase inhibitor …", "the transcoded stream being the output media stream": a predicate names what a thing is.
   if (PREDICATIVE.has(m.prev)) return "low"
+  // "at least one of the metals to be contained in a ferroelectric film": the words after it say what it is to be.
+  if (TO_BE_DESCRIBED.test(ctx.text.slice(r.end, r.end + 30))) return "low"
   // "said bulk substrate" after "a semiconductor substrate", "the camper device" after "a damper device": the chain recites the
   // thing under other wording (SPEC 2.6: low). A modifier added to what was recited ("said aluminum lever" after "a lever",
   // MPEP 2173.05(e)) narrows it without a basis and stays medium, as does wording recited only in another claim.
@@ -104,6 +110,8 @@ const rawWords = (text: string, r: Reading): string[] | undefined => {
  */
 const saidBefore = (ctx: SeverityContext, words: ReadonlyArray<string>): boolean => {
   for (let i = 0; i < words.length; i++) {
+    // "the overall attenuation" after "to attenuate …": a modifier that restricts nothing needs no basis of its own.
+    if (i === 0 && words.length > 1 && NON_RESTRICTIVE.has(words[0])) continue
     const w = singular(words[i])
     if (ctx.stemBefore(singularStem(words[i]))) continue
     if (i + 1 < words.length && ctx.stemBefore(singularStem(words[i] + words[i + 1]))) {
