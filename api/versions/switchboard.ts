@@ -110,7 +110,7 @@ export class Switchboard {
     const previous = this.generation
     this.generation = next
     const event = { from: previous.version, to: next.version, tookMs: Date.now() - started }
-    this.o.log({ level: "INFO", message: "now serving a newly published version", ...event })
+    this.o.log({ level: "INFO", message: "switched to the version ARTIFACTS_DIR now names", ...event })
     for (const l of this.listeners) l(event)
     this.release(previous)
   }
