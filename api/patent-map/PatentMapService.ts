@@ -32,6 +32,12 @@ export const RE_ENCODED_NOTE =
 
 const now = () => new Date().toISOString()
 
+export interface PointsQuery {
+  readonly limit: number
+  readonly section?: string | undefined
+  readonly artUnit?: string | undefined
+}
+
 interface OpenIndex {
   readonly search: (vector: Float32Array, k: number) => ReadonlyArray<number>
   readonly size: number
@@ -277,7 +283,8 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
       return window
     })
 
-    const points = (input: { readonly limit: number; readonly section?: string | undefined; readonly artUnit?: string | undefined }) =>
+    /** The points answer less its timestamp: the same for every request with the same input, in this version. */
+    const pointsSample = (input: PointsQuery) =>
       Effect.gen(function* () {
         const { rows, indexRows } = yield* scanWindow
         const picked: ReturnType<typeof basePoint>[] = []
@@ -289,8 +296,10 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         }
         // Truncated: the scan budget, not the end of the index, stopped the collection.
         const truncated = picked.length < input.limit && indexRows > SCAN_BUDGET
-        return { points: picked, count: picked.length, truncated, timestamp: now() }
+        return { points: picked, count: picked.length, truncated }
       }).pipe(Effect.withSpan("PatentMapService.points"))
+
+    const points = (input: PointsQuery) => Effect.map(pointsSample(input), (sample) => ({ ...sample, timestamp: now() }))
 
     const loadAtlas = atlasCache(artifacts)
     const whitespace = (input: { readonly limit: number; readonly section?: string | undefined; readonly minOpportunity: number }) =>
@@ -301,6 +310,6 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         return { voids: shown, count: shown.length, total: matching.length, timestamp: now() }
       }).pipe(Effect.withSpan("PatentMapService.whitespace"))
 
-    return { neighborhood, citations, locate, points, whitespace } as const
+    return { neighborhood, citations, locate, points, pointsSample, whitespace } as const
   })
 }) {}

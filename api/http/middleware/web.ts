@@ -16,6 +16,7 @@ import { createHash } from "node:crypto"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import { Effect } from "effect"
+import { compressSpliced, splicedOf, type StampedJson } from "./stamped-json.ts"
 
 const gzip = promisify(zlib.gzip)
 const brotli = promisify(zlib.brotliCompress)
@@ -65,6 +66,14 @@ const TIMESTAMP_FIELD = /"timestamp":"[^"]*"/g
 const contentHash = (body: Uint8Array) =>
   createHash("sha256").update(Buffer.from(body).toString("utf8").replace(TIMESTAMP_FIELD, "")).digest("base64url").slice(0, 27)
 
+/** The tag of a stamped answer: every body spliced from it hashes alike, so it is hashed once. */
+const stampedTags = new WeakMap<StampedJson, string>()
+const stampedHash = (stamped: StampedJson, body: Uint8Array) => {
+  let tag = stampedTags.get(stamped)
+  if (tag === undefined) stampedTags.set(stamped, (tag = contentHash(body)))
+  return tag
+}
+
 /** Weak comparison (RFC 9110 13.1.2): If-None-Match matches with or without the W/ prefix. */
 const etagMatches = (ifNoneMatch: string | undefined, etag: string) => {
   const opaque = (t: string) => t.trim().replace(/^W\//, "")
@@ -94,8 +103,9 @@ export const webPolish = (request: HttpServerRequest.HttpServerRequest, response
     const cacheable = (request.method === "GET" || request.method === "HEAD") && !/no-store/.test(out.headers["cache-control"] ?? "no-store")
     const encoding = body.byteLength > COMPRESS_OVER_BYTES ? acceptedEncoding(request.headers["accept-encoding"]) : undefined
     if (body.byteLength > COMPRESS_OVER_BYTES) out = appendVary(out, "Accept-Encoding")
+    const spliced = splicedOf(body)
     // One tag per representation: the hash of the identity bytes less their generation time.
-    const etag = cacheable ? `W/"${contentHash(body)}${encoding ? `-${encoding}` : ""}"` : undefined
+    const etag = cacheable ? `W/"${spliced ? stampedHash(spliced.stamped, body) : contentHash(body)}${encoding ? `-${encoding}` : ""}"` : undefined
     if (etag !== undefined) {
       out = HttpServerResponse.setHeader(out, "etag", etag)
       if (etagMatches(request.headers["if-none-match"], etag)) {
@@ -107,7 +117,11 @@ export const webPolish = (request: HttpServerRequest.HttpServerRequest, response
     // Brotli 4 and gzip 4: measured on the 1.3 MB points body, brotli 5 took 75 ms and 4 took 29 ms
     // for a smaller result; gzip 6 took 39 ms, 4 took 23 ms for 5% more bytes.
     const compressed = yield* Effect.promise(() =>
-      encoding === "br" ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzip(body, { level: 4 })
+      spliced
+        ? compressSpliced(encoding, spliced, 4)
+        : encoding === "br"
+          ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+          : gzip(body, { level: 4 })
     )
     return HttpServerResponse.setHeader(
       HttpServerResponse.uint8Array(new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.byteLength), {

@@ -1,17 +1,34 @@
 /** Patent-space handlers: each route calls PatentMapService with its decoded inputs. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Layer } from "effect"
-import { PatentMapService } from "../../patent-map/PatentMapService.ts"
+import { Cache, Data, Duration, Effect, Exit, Layer } from "effect"
+import { PatentMapService, type PointsQuery } from "../../patent-map/PatentMapService.ts"
 import { PatentApi } from "../Api.ts"
+import { stampedJson, stampedResponse } from "../middleware/stamped-json.ts"
+
+/** Distinct points queries whose encoded answer is kept (10,000 points are 1.3 MB of JSON). */
+const POINTS_BODIES = 16
 
 export const PatentMapLive = HttpApiBuilder.group(PatentApi, "patent-map", (handlers) =>
   Effect.gen(function* () {
     const patentMap = yield* PatentMapService
+    // The points sample pages the index in stored order, so within this version (a generation's
+    // handlers serve one) an answer differs from the last one to the same query only in its
+    // timestamp. Its JSON is encoded once per query; the points are plain JSON values in the
+    // PointsResponse field order, which is what the schema's encoding would produce.
+    const pointsBodies = yield* Cache.makeWith({
+      capacity: POINTS_BODIES,
+      lookup: (query: PointsQuery) =>
+        Effect.map(patentMap.pointsSample(query), stampedJson),
+      // A failed read is not remembered: the next request reads again.
+      timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.infinity : Duration.zero)
+    })
     return handlers
       .handle("neighborhood", ({ path: { appNum }, urlParams: { topK } }) => patentMap.neighborhood({ appNum, topK }))
       .handle("citations", ({ path: { appNum }, urlParams: { year } }) => patentMap.citations({ appNum, year }))
       .handle("locate", ({ payload }) => patentMap.locate(payload))
       .handle("whitespace", ({ urlParams }) => patentMap.whitespace(urlParams))
-      .handle("points", ({ urlParams }) => patentMap.points(urlParams))
+      .handle("points", ({ urlParams: { limit, section, artUnit } }) =>
+        Effect.map(pointsBodies.get(Data.struct({ limit, section, artUnit })), (stamped) => stampedResponse(stamped, new Date().toISOString()))
+      )
   })
 ).pipe(Layer.provide(PatentMapService.Default))
