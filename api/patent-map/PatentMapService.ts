@@ -40,6 +40,8 @@ export interface PointsQuery {
 
 interface OpenIndex {
   readonly search: (vector: Float32Array, k: number) => ReadonlyArray<number>
+  /** The same search with each key's exact cosine from the rows the index re-scored with; undefined without vectors.f32. */
+  readonly searchScored: (vector: Float32Array, k: number) => { readonly keys: ReadonlyArray<number>; readonly scores: ReadonlyArray<number> } | undefined
   readonly size: number
   /** Stored unit vectors by key from index/vectors.f32 (undefined for versions built before it). */
   readonly rows: Promise<VectorRows | undefined>
@@ -63,7 +65,8 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
             search: (vector: Float32Array, k: number) => {
               const found = index.search(vector.slice(), Math.max(1, Math.min(k, index.size())), 0)
               return Array.from(found.keys, Number).filter((key) => key >= 0 && key < Number.MAX_SAFE_INTEGER)
-            }
+            },
+            searchScored: (vector: Float32Array, k: number) => index.nearestScored(vector, Math.max(1, Math.min(k, index.size())))
           }
         } catch (e) {
           return `the vector index cannot be opened: ${e instanceof Error ? e.message : String(e)}`
@@ -133,16 +136,30 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         ? pointsFromRecords(pointRecords.value, applicationRecords.value, where)
         : query(pointsSql(where), [], POINT_TABLES).pipe(Effect.map((rows) => rows.map(toPointRow)))
 
+    /**
+     * Candidates with their exact cosines. The index re-scores from the stored rows and hands back
+     * the cosine of each (the same bits as cosine() over the row), so the rows are read once;
+     * versions without vectors.f32 read them here.
+     */
+    const scoredCandidates = (vector: Float32Array, k: number) =>
+      Effect.gen(function* () {
+        const idx = yield* index
+        const scored = idx.searchScored(vector, k)
+        if (scored) return new Map(scored.keys.map((key, i) => [key, scored.scores[i]!]))
+        const keys = idx.search(vector, k)
+        const stored = keys.length ? yield* vectorsByKey(keys) : new Map<number, Float32Array>()
+        return new Map([...stored].map(([key, row]) => [key, cosine(vector, row)]))
+      })
+
     /** Nearest documents to `vector` by exact cosine, best first, with their points. */
     const nearest = (vector: Float32Array, k: number, exclude: (appNum: string) => boolean) =>
       Effect.gen(function* () {
-        const idx = yield* index
-        const keys = idx.search(vector, k * OVERFETCH + 4)
-        if (!keys.length) return []
-        const [stored, points] = yield* Effect.all([vectorsByKey(keys), pointsWhere({ keys })], { concurrency: 2 })
+        const scores = yield* scoredCandidates(vector, k * OVERFETCH + 4)
+        if (!scores.size) return []
+        const points = yield* pointsWhere({ keys: [...scores.keys()] })
         return points
-          .filter((p) => stored.has(p.key) && !exclude(p.appNum))
-          .map((p) => ({ p, score: cosine(vector, stored.get(p.key)!) }))
+          .filter((p) => scores.has(p.key) && !exclude(p.appNum))
+          .map((p) => ({ p, score: scores.get(p.key)! }))
           .sort((a, b) => b.score - a.score || a.p.key - b.p.key)
           .slice(0, k)
           .map(({ p, score }) => ({ ...basePoint(p), score: Math.round(score * 1e6) / 1e6 }))

@@ -10,7 +10,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type BinaryCodes, binaryCoder } from "./binary-codes.ts"
-import { candidatesFor, fileVectors, residentVectors, type StoredVectors } from "./rescore.ts"
+import { candidatesFor, cosinesOf, fileVectors, residentVectors, type StoredVectors, symmetricCosines } from "./rescore.ts"
 import { HNSW_CONNECTIVITY, type Matches, type Quantization, type RawIndex, viewRawIndex } from "./usearch.ts"
 import { VECTOR_FILE } from "./vector-file.ts"
 
@@ -71,13 +71,34 @@ export class ServedIndex {
     const coded = this.rotate ? this.rotate(query) : query.slice()
     const found = this.raw.search(coded, candidatesFor(this.info.quantization, k, size), threads)
     if (!this.stored) return this.rotate ? this.hammingAsCosine(found, k) : { keys: found.keys.slice(0, k), distances: found.distances.slice(0, k) }
+    const { top, cosines } = this.rescored(query, found, k)
+    return { keys: BigUint64Array.from(top, (i) => found.keys[i]), distances: Float32Array.from(top, (i) => 1 - cosines[i]) }
+  }
+
+  /** Candidates in exact order (ties keep the smaller key, so answers are deterministic), with what the stored rows gave. */
+  private rescored(query: Float32Array, found: Matches, k: number) {
     const keys = Array.from(found.keys, Number)
-    const cosines = this.stored.cosines(query, keys)
-    // Ties keep the smaller key, so answers are deterministic.
+    const products = this.stored!.products(query, keys)
+    const cosines = cosinesOf(query, products)
     const order = keys.map((_, i) => i).filter((i) => !Number.isNaN(cosines[i]))
     order.sort((a, b) => cosines[b] - cosines[a] || keys[a] - keys[b])
-    const top = order.slice(0, k)
-    return { keys: BigUint64Array.from(top, (i) => found.keys[i]), distances: Float32Array.from(top, (i) => 1 - cosines[i]) }
+    return { keys, products, cosines, top: order.slice(0, k) }
+  }
+
+  /**
+   * The k nearest keys as `search` finds them, each with its symmetric cosine in double precision
+   * (symmetricCosines: the score a caller would compute from the stored row itself), so callers
+   * need not read the rows again. Undefined for versions without stored vectors.
+   */
+  nearestScored(query: Float32Array, k: number): { readonly keys: ReadonlyArray<number>; readonly scores: ReadonlyArray<number> } | undefined {
+    if (!this.stored) return undefined
+    const size = this.size()
+    if (!size) return { keys: [], scores: [] }
+    const coded = this.rotate ? this.rotate(query) : query.slice()
+    const found = this.raw.search(coded, candidatesFor(this.info.quantization, k, size), 0)
+    const { keys, products, top } = this.rescored(query, found, k)
+    const symmetric = symmetricCosines(query, products)
+    return { keys: top.map((i) => keys[i]), scores: top.map((i) => symmetric[i]) }
   }
 
   /** Without stored vectors a code's Hamming distance h still estimates the angle: cos(π·h/bits). */

@@ -12,30 +12,63 @@ export interface StoredVectors {
   readonly dims: number
   /** Cosine of `query` (any length) with each key's unit vector; NaN for a key not stored. */
   cosines(query: Float32Array, keys: ReadonlyArray<number>): Float64Array
+  /** Per key, the dot product with `query` and the stored row's squared norm (NaN for a key not stored). */
+  products(query: Float32Array, keys: ReadonlyArray<number>): RowProducts
 }
 
-const norm = (v: Float32Array) => {
+export interface RowProducts {
+  readonly dots: Float64Array
+  readonly norms2: Float64Array
+}
+
+/** Σ v², summed in index order (the order every cosine here uses, so the same inputs give the same bits). */
+const squaredNorm = (v: ArrayLike<number>) => {
   let s = 0
   for (let j = 0; j < v.length; j++) s += v[j] * v[j]
-  return Math.sqrt(s) || 1
+  return s
 }
+
+/** dot / |query|: the rows are stored as unit vectors. */
+export const cosinesOf = (query: Float32Array, { dots }: RowProducts) => {
+  const q = Math.sqrt(squaredNorm(query)) || 1
+  return dots.map((dot) => dot / q)
+}
+
+/**
+ * The symmetric cosine dot / √(|query|²·|row|²), which does not rely on the stored rows being of
+ * unit length (f32 rounding leaves them within ~1e-7 of it): the score the patent map reports,
+ * bit for bit what a dot/norm loop over the query and the row gives. 0 for a zero vector.
+ */
+export const symmetricCosines = (query: Float32Array, { dots, norms2 }: RowProducts) => {
+  const na = squaredNorm(query)
+  return dots.map((dot, i) => (na && norms2[i] ? dot / Math.sqrt(na * norms2[i]) : Number.isNaN(norms2[i]) ? NaN : 0))
+}
+
+const withCosines = (products: StoredVectors["products"]): Pick<StoredVectors, "cosines" | "products"> => ({
+  products,
+  cosines: (query, keys) => cosinesOf(query, products(query, keys))
+})
 
 /** Vectors already in memory (the prior-art service keeps them resident when they fit its budget). */
 export const residentVectors = (matrix: Float32Array, dims: number): StoredVectors => ({
   dims,
-  cosines: (query, keys) => {
-    const out = new Float64Array(keys.length)
-    const q = norm(query)
+  ...withCosines((query, keys) => {
+    const dots = new Float64Array(keys.length).fill(NaN)
+    const norms2 = new Float64Array(keys.length).fill(NaN)
     const count = matrix.length / dims
     keys.forEach((key, i) => {
-      if (!(key >= 0 && key < count)) return void (out[i] = NaN)
-      let dot = 0
+      if (!(key >= 0 && key < count)) return
+      let dot = 0, nb = 0
       const base = key * dims
-      for (let j = 0; j < dims; j++) dot += matrix[base + j] * query[j]
-      out[i] = dot / q
+      for (let j = 0; j < dims; j++) {
+        dot += matrix[base + j] * query[j]
+        nb += matrix[base + j] * matrix[base + j]
+      }
+      dots[i] = dot
+      norms2[i] = nb
     })
-    return out
-  }
+    return { dots, norms2 }
+  })
 })
 
 /**
@@ -56,25 +89,29 @@ export const fileVectors = (file: string, dims: number, count: number): StoredVe
   const rowBytes = dims * 4
   return {
     dims,
-    cosines: (query, keys) => {
-      const out = new Float64Array(keys.length).fill(NaN)
+    ...withCosines((query, keys) => {
+      const dots = new Float64Array(keys.length).fill(NaN)
+      const norms2 = new Float64Array(keys.length).fill(NaN)
       const row = new Float32Array(dims)
       const bytes = new Uint8Array(row.buffer)
-      const q = norm(query)
       const fd = fs.openSync(file, "r")
       try {
         keys.forEach((key, i) => {
           if (!(key >= 0 && key < count)) return
           if (fs.readSync(fd, bytes, 0, rowBytes, key * rowBytes) !== rowBytes) return
-          let dot = 0
-          for (let j = 0; j < dims; j++) dot += row[j] * query[j]
-          out[i] = dot / q
+          let dot = 0, nb = 0
+          for (let j = 0; j < dims; j++) {
+            dot += row[j] * query[j]
+            nb += row[j] * row[j]
+          }
+          dots[i] = dot
+          norms2[i] = nb
         })
       } finally {
         fs.closeSync(fd)
       }
-      return out
-    }
+      return { dots, norms2 }
+    })
   }
 }
 
