@@ -256,8 +256,12 @@ export const reading = (words: ReadonlyArray<Token>): Reading | undefined => {
 }
 
 /** Readings: the whole phrase and each cut, preferred cut first. */
+/** Shared by every phrase without a cut (most of them): never written to. */
+const NO_TAILS: Reading[] = []
+
 const readingsOf = (p: Phrase): { readings: Reading[]; tails: Reading[] } => {
   const full = reading(p.words)
+  if (p.cuts.length === 0) return { readings: full ? [full] : [], tails: NO_TAILS }
   const cutReadings: Reading[] = []
   const tails: Reading[] = []
   for (let c = p.cuts.length - 1; c >= 0; c--) {

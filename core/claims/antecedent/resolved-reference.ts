@@ -19,12 +19,11 @@ const PER_PREPOSITIONS = new Set(["for", "of", "in", "at", "to", "from", "on", "
 export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, found: Resolution) => {
   const intros = found.intros
   const body = intros.filter((i) => !i.preamble)
-  const term = scan.termOf(r)
   if (body.length === 0 && !intros.some((i) => i.subject) && m.region === "body" && !USER_TERMS.has(r.head) && !r.words.includes("step")) {
     if (!scan.preambleReported.has(r.key)) {
       scan.preambleReported.add(r.key)
       // A preamble that gives the basis is read as limiting: worth a look, not an error (cases.json preamble_basis).
-      scan.issue("preamble-only-basis", "low", term, r.start, r.end, true)
+      scan.issue("preamble-only-basis", "low", scan.termOf(r), r.start, r.end, true)
     }
     return
   }
@@ -47,14 +46,14 @@ export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, 
     // "the device isolation region disposed at the source line region", "the category into which …": a description picks one; only low.
     // "for each of a plurality of time steps: … the reference phone label for the time step": one per step.
     const picked = isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || EACH_AFTER.test(text.slice(r.end, r.end + 40)) || perMember(scan, m)
-    scan.issue("plural-singular-mismatch", picked ? "low" : "medium", term, r.start, r.end)
+    scan.issue("plural-singular-mismatch", picked ? "low" : "medium", scan.termOf(r), r.start, r.end)
   } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
     // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
-    scan.issue("plural-singular-mismatch", "low", term, r.start, r.end)
+    scan.issue("plural-singular-mismatch", "low", scan.termOf(r), r.start, r.end)
   } else if (refNumber !== "pl" && !m.coordinated && !USER_TERMS.has(r.head) && !m.prev.endsWith("'s") && !text.slice(r.start, r.end).endsWith("'s")) {
     checkAmbiguity(scan, m, r, found, counting)
   }
-  if (scan.modified.has(r.key) && !inRestatedStep(scan, m)) scan.issue("modified-reference", "low", term, r.start, r.end)
+  if (scan.modified.has(r.key) && !inRestatedStep(scan, m)) scan.issue("modified-reference", "low", scan.termOf(r), r.start, r.end)
 }
 
 /** "the reference phone label for the time step": the phrase after one preposition is one of a plurality taken each in turn. */

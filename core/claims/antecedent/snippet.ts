@@ -14,5 +14,11 @@ export const snippetOf = (text: string, start: number, end: number): string => {
   return `${a > 0 ? "…" : ""}${text.slice(a, b).replace(/\s+/g, " ").trim()}${b < text.length ? "…" : ""}`
 }
 
+/** Whitespace other than a single space: what `normalise` has to rewrite (most phrases have none). */
+const ODD_SPACE = /\s\s|[^\S ]/
+
 /** Lower case, single spaces: the `term` of a finding. */
-export const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ")
+export const normalise = (s: string) => {
+  const lower = s.toLowerCase()
+  return ODD_SPACE.test(lower) ? lower.replace(/\s+/g, " ") : lower
+}

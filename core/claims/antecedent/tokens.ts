@@ -27,12 +27,17 @@ const LETTER = /^[\p{L}\p{N}]/u
 const SYMBOL = /^[A-Z][A-Za-z]?\d*$/
 const PRIMES = /['\u2019\u2032\u2033]+(?![A-Za-z0-9])/y
 
+/** Apostrophes and primes that read as "'": most claims have none, and then no token is looked at for them. */
+const PRIME_CHARS = /[\u2019\u2032\u2033]/
+
 export const tokenize = (text: string, from = 0): Token[] => {
   const out: Token[] = []
+  const primes = PRIME_CHARS.test(text)
   TOKEN.lastIndex = from
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
     let raw = m[0]
-    if (SYMBOL.test(raw)) {
+    const c0 = raw.charCodeAt(0)
+    if (c0 >= 65 && c0 <= 90 && SYMBOL.test(raw)) {
       PRIMES.lastIndex = m.index + raw.length
       const primes = PRIMES.exec(text)
       if (primes) {
@@ -40,11 +45,11 @@ export const tokenize = (text: string, from = 0): Token[] => {
         TOKEN.lastIndex = PRIMES.lastIndex
       }
     }
-    const c = raw.charCodeAt(0)
+    const c = c0
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
     const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && LETTER.test(raw))
     const lower = raw.toLowerCase()
-    out.push(new Token(/[\u2019\u2032\u2033]/.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, m.index, m.index + raw.length, word))
+    out.push(new Token(primes && PRIME_CHARS.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, m.index, m.index + raw.length, word))
   }
   return out
 }

@@ -12,14 +12,19 @@ import { taggedPhraseLength } from "./tagger.ts"
 
 export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   const { text, tokens, mentions } = scan
-  const ctx = { text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore: scan.verbRootBefore, methodClaim: scan.stemBefore("step"), formalClaim: scan.formalClaim }
+  const ctx = {
+    text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore: scan.verbRootBefore, formalClaim: scan.formalClaim,
+    methodClaim: scan.stemBefore("step")
+  }
   let said = r
   let rule = suppressionFor(m, said, ctx)
-  let graded = severityOf(scan.severityContext, m, said)
+  // A suppressed candidate's severity is only ever shown under includeSuppressed.
+  const grade = (x: Reading) => (rule && !scan.set.includeSuppressed ? undefined : severityOf(scan.severityContext, m, x))
+  let graded = grade(said)
   // "the light emission layer arranged close to said anode", "the wing create aerodynamic forces":
   // the tagger is too slow to ask for every phrase.
   const verbCut = m.coordinated ? undefined : verbBeforeObject(scan, m) ?? verbInside(scan, m)
-  const cut = verbCut ?? (!rule && graded.severity !== "low" && !m.coordinated ? taggerReading(scan, m) : undefined)
+  const cut = verbCut ?? (!rule && graded!.severity !== "low" && !m.coordinated ? taggerReading(scan, m) : undefined)
   const cutFound = cut ? scan.resolve(cut) : undefined
   // Report the phrase the tagger reads ("the battery cell", not "the battery cell varies"), but keep
   // "said water conducting pipe" whole: an -ing word inside a compound is as often a modifier as a verb.
@@ -27,12 +32,12 @@ export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   if (cut && !cutFound && !tokens[m.tokStart + cutAt]?.l.endsWith("ing")) {
     said = cut
     rule = suppressionFor(m, said, ctx)
-    graded = severityOf(scan.severityContext, m, said)
+    graded = grade(said)
   }
-  const saidTerm = scan.termOf(said)
   if (cutFound) said = cut!
-  else if (rule) scan.suppress(rule, graded.severity, saidTerm, said.start, said.end)
-  else scan.issue("no-antecedent-basis", graded.severity, saidTerm, said.start, said.end, graded.informational)
+  else if (rule) {
+    if (graded) scan.suppress(rule, graded.severity, scan.termOf(said), said.start, said.end)
+  } else scan.issue("no-antecedent-basis", graded!.severity, scan.termOf(said), said.start, said.end, graded!.informational)
   scan.register(m, said, { counting: false, weak: true })
 }
 
