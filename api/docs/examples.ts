@@ -44,6 +44,6 @@ export const routeExamples: Readonly<Record<string, RouteExample>> = {
   "GET /api/v1/guidance/epo/:sectionId": { params: { sectionId: "G-VII-5.1" } },
   "GET /api/v1/guidance/form-paragraph/:code": { params: { code: "7.34.01" } },
   "GET /api/v1/guidance/form-paragraphs": { query: { rejectionType: "indefiniteness", limit: "5" } },
-  "GET /api/v1/guidance/graph/:nodeId": { params: { nodeId: "mpep-2173.05(e)" }, query: { limit: "10" } },
+  "GET /api/v1/guidance/graph/:nodeId": { params: { nodeId: "mpep-2173.02" }, query: { limit: "10" } },
   "GET /api/v1/guidance/design-code/:code": { params: { code: "01.01" } }
 }

@@ -6,6 +6,8 @@
  * failures are answered in each family's own 400 envelope).
  */
 import { OpenApi } from "@effect/platform"
+import { JSONSchema, Option, Schema } from "effect"
+import { PASS_THROUGH } from "../domain/open-struct.ts"
 import { PatentApi } from "../http/Api.ts"
 import { routeTable } from "../http/route-table.ts"
 import { routeExamples } from "./examples.ts"
@@ -41,28 +43,74 @@ const withoutGenericIds = (node: unknown): void => {
   for (const v of Object.values(o)) withoutGenericIds(v)
 }
 
-const INTEGER_TEXT = "^[+-]?\\d{1,10}$"
-const NUMBER_TEXT = "^[+-]?(\\d{1,10}(\\.\\d{0,12})?|\\.\\d{1,12})$"
+const decodedSide = (schema: Schema.Schema.Any): Json => {
+  const js = JSONSchema.make(Schema.typeSchema(schema as Schema.Schema<any, any, never>) as Schema.Schema<any>) as Json
+  if (!js.$ref) return js
+  return { ...js.$defs?.[String(js.$ref).split("/").pop()!], $defs: js.$defs }
+}
 
 /**
  * Query values arrive as text, so HttpApi documents their encoded side (a string with a digit
- * pattern). Generators and linters want the value's type: integer or number with its bounds.
+ * pattern, or "1"/"0"/"true"/"false"). Generators and linters want the value's type: integer or
+ * number with its bounds, or boolean; the decoded side of the same schema says which.
  */
-const typedQueryParameter = (p: Json) => {
-  const schema = p.schema
-  if (p.in !== "query" || schema?.type !== "string" || (schema.pattern !== INTEGER_TEXT && schema.pattern !== NUMBER_TEXT)) return
-  const bounds = /between\((-?[\d.]+), (-?[\d.]+)\)/.exec(String(schema.title ?? ""))
-  p.schema = {
-    type: schema.pattern === INTEGER_TEXT ? "integer" : "number",
-    ...(bounds ? { minimum: Number(bounds[1]), maximum: Number(bounds[2]) } : {}),
-    ...(schema.description ? { description: schema.description } : {})
+const typedQueryParameters = (op: Json, urlParams: Option.Option<Schema.Schema.Any>) => {
+  if (Option.isNone(urlParams)) return
+  const decoded = decodedSide(urlParams.value)
+  for (const p of op.parameters ?? []) {
+    if (p.in !== "query" || p.schema?.type !== "string") continue
+    let typed: Json | undefined = decoded.properties?.[p.name]
+    if (typed?.$ref) typed = { ...decoded.$defs?.[String(typed.$ref).split("/").pop()!], ...typed }
+    if (!typed || !["integer", "number", "boolean"].includes(typed.type)) continue
+    // The encoded side of an optional integer says only "a string matching the pattern …".
+    const description = typed.description ?? p.description
+    p.schema = {
+      type: typed.type,
+      ...(typed.minimum !== undefined ? { minimum: typed.minimum } : {}),
+      ...(typed.maximum !== undefined ? { maximum: typed.maximum } : {}),
+      ...(description ? { description } : {})
+    }
+    if (description) p.description = description
   }
 }
 
+/**
+ * A request body's whole-object rules ("at least one of claims or abstract", api/domain/rules.ts
+ * `atLeastOneOf`) and its description live on the decoded side, which HttpApi does not document
+ * for a body with defaults: carry them onto the body's schema.
+ */
+const bodyRules = (op: Json, payload: Option.Option<Schema.Schema.Any>, components: Json) => {
+  if (Option.isNone(payload)) return
+  const ref = op.requestBody?.content?.["application/json"]?.schema?.$ref
+  const body = ref ? components[String(ref).split("/").pop()!] : op.requestBody?.content?.["application/json"]?.schema
+  if (!body) return
+  const decoded = decodedSide(payload.value)
+  if (decoded.allOf && !body.allOf) body.allOf = decoded.allOf
+  if (decoded.description && !body.description) body.description = decoded.description
+}
+
+/**
+ * A DeclaredStruct keeps undeclared fields at run time through an index signature marked
+ * PASS_THROUGH; the document shows it as what it is, a struct whose fields are all declared.
+ */
+const withoutPassThroughMarkers = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(withoutPassThroughMarkers)
+  if (node === null || typeof node !== "object") return
+  const o = node as Json
+  if (o.additionalProperties && typeof o.additionalProperties === "object" && o.additionalProperties[PASS_THROUGH] === true) o.additionalProperties = true
+  for (const v of Object.values(o)) withoutPassThroughMarkers(v)
+}
+
+/** An example written as query text ("5", "1"), as the value of the parameter's documented type. */
+const typedExample = (value: string, schema: Json | undefined): unknown =>
+  schema?.type === "integer" || schema?.type === "number" ? Number(value) : schema?.type === "boolean" ? value === "1" || value === "true" : value
+
 const finish = (spec: Json): Json => {
   spec.servers = [{ url: "/", description: "This service (the API is under /api/v1)" }]
-  spec.info.license = { name: "Proprietary: use under the terms of your API key" }
+  // An SPDX reference of our own: the licence is not an open-source one (OpenAPI 3.1 wants an identifier or a url).
+  spec.info.license = { name: "Proprietary: use under the terms of your API key", identifier: "LicenseRef-Proprietary" }
   withoutGenericIds(spec)
+  withoutPassThroughMarkers(spec)
   spec.components.securitySchemes = {
     bearer: { type: "http", scheme: "bearer", description: "API key: ak_live_ or ak_test_ followed by 32 letters and digits" }
   }
@@ -81,10 +129,11 @@ const finish = (spec: Json): Json => {
     op["x-cache-control"] = cacheControl
     if (tool) op["x-mcp-tool"] = tool
     const example = routeExamples[`${route.method} ${route.template}`]
+    typedQueryParameters(op, route.urlParamsSchema)
+    bodyRules(op, route.payloadSchema, spec.components.schemas)
     for (const p of op.parameters ?? []) {
-      typedQueryParameter(p)
       const value = p.in === "path" ? example?.params?.[p.name] : example?.query?.[p.name]
-      if (value !== undefined) p.example = value
+      if (value !== undefined) p.example = typedExample(value, p.schema)
     }
     if (example?.body !== undefined && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.body
     op.description = [

@@ -3,11 +3,32 @@
  * between 1 and 100") that is both the validation message and the OpenAPI description, so the
  * documentation and the 400 answers can never disagree.
  */
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 
 /** Replaces whatever nested message Schema would produce with the rule's own sentence. */
 export const rule = <S extends Schema.Schema.Any>(schema: S, text: string): S =>
   schema.annotations({ description: text, message: () => ({ message: text, override: true }) }) as S
+
+/**
+ * A request field: what it does (the spec's words), then the rule it must follow. The one text is
+ * the field's description in the OpenAPI document, on the /docs page and in the MCP tool schema,
+ * so an agent learns what `hyde` or `cpc3` does, not only how it is validated. The rule's own
+ * 400 message is unchanged.
+ */
+export const field = <S extends Schema.Schema.Any>(schema: S, purpose: string): S => {
+  const ruleText = Option.getOrUndefined(SchemaAST.getDescriptionAnnotation(schema.ast))
+  return schema.annotations({ description: ruleText ? `${purpose} Rule: ${ruleText}.` : purpose }) as S
+}
+
+/**
+ * "At least one of these fields": the JSON Schema form (`anyOf` of `required` alternatives) that a
+ * whole-object rule carries into the OpenAPI document; the MCP tool list turns it into words (see
+ * api/mcp/tools.ts for why).
+ */
+export const atLeastOneOf = (...names: ReadonlyArray<string>) => ({
+  // Wrapped in allOf: a bare anyOf in a jsonSchema annotation would replace the whole object schema.
+  allOf: [{ anyOf: names.map((n) => ({ required: [n] })) }]
+})
 
 /** Integer in a JSON body. */
 export const BodyInt = (min: number, max: number) =>

@@ -48,33 +48,77 @@ const jsonSchemaOf = (schema: Schema.Schema.Any, side: "type" | "encoded"): Json
     ) as Json
   )
 
+/** Effect's generated titles ("between(1, 100)", "maxLength(80)", "int") say nothing an agent needs. */
+const generatedTitle = (title: unknown) => typeof title === "string" && /^(int|[a-zA-Z]+\(.*\))$/.test(title)
+
+/**
+ * One self-contained JSON value: `$ref`s into `$defs` inlined (several MCP hosts drop a tool whose
+ * schema holds references) and generated titles removed.
+ */
+const inlined = (node: unknown, $defs: Json): any => {
+  if (Array.isArray(node)) return node.map((n) => inlined(n, $defs))
+  if (node === null || typeof node !== "object") return node
+  const { $ref, ...rest } = node as Json
+  const base = typeof $ref === "string" ? inlined($defs[$ref.split("/").pop()!] ?? {}, $defs) : {}
+  const out: Json = { ...base }
+  for (const [k, v] of Object.entries(rest)) if (!(k === "title" && generatedTitle(v))) out[k] = inlined(v, $defs)
+  if (typeof $ref === "string" && rest.description === undefined) delete out.description
+  return out
+}
+
+/** The "at least one of" alternatives a whole-object rule declares (api/domain/rules.ts `atLeastOneOf`). */
+const alternativesOf = (js: Json): ReadonlyArray<ReadonlyArray<string>> =>
+  (js.allOf ?? []).flatMap((a: Json) =>
+    Array.isArray(a.anyOf) && a.anyOf.every((b: Json) => Array.isArray(b.required)) ? [a.anyOf.flatMap((b: Json) => b.required)] : []
+  )
+
+interface Alternatives {
+  readonly names: ReadonlyArray<string>
+  readonly route: RouteEntry
+}
+
+interface MergedInput {
+  readonly inputSchema: Json
+  readonly alternatives: ReadonlyArray<Alternatives>
+}
+
 /**
  * Tool arguments are JSON values, so fields are described by their decoded side (query integers
  * and switches as numbers and booleans, with every rule); a field is required only when the wire
- * requires it (fields with defaults are optional).
+ * requires it (fields with defaults are optional). A query switch's description sits on its
+ * string side, so that side supplies it. Where two routes serve a tool, the first route's field
+ * wins.
+ *
+ * "At least one of claims or abstract" stays out of the schema's root: Anthropic's and OpenAI's
+ * tool APIs refuse an input schema with anyOf/oneOf/allOf at its top level, and MCP hosts built on
+ * them (Claude Code, Claude Desktop, opencode) then drop the tool or the whole session. It is said
+ * in each alternative field's description and in the tool description instead, and the server
+ * still refuses a call that supplies neither (400 naming both fields).
  */
-const mergeInputSchemas = (routes: ReadonlyArray<RouteEntry>): Json => {
+const mergeInputSchemas = (routes: ReadonlyArray<RouteEntry>): MergedInput => {
   const properties: Json = {}
-  const $defs: Json = {}
   const requiredSets: Array<Set<string>> = []
+  const alternatives: Array<Alternatives> = []
   for (const route of routes) {
     const required = new Set<string>()
-    const parts = [
-      [route.pathSchema, "type"],
-      [route.urlParamsSchema, "type"],
-      [route.payloadSchema, "type"]
-    ] as const
-    for (const [part, side] of parts) {
+    for (const part of [route.pathSchema, route.urlParamsSchema, route.payloadSchema]) {
       if (Option.isNone(part)) continue
-      const described = jsonSchemaOf(part.value, side)
-      Object.assign($defs, described.$defs ?? {})
-      Object.assign(properties, described.properties ?? {})
-      for (const r of jsonSchemaOf(part.value, "encoded").required ?? []) required.add(r)
+      const decoded = jsonSchemaOf(part.value, "type")
+      const encoded = jsonSchemaOf(part.value, "encoded")
+      const wire = inlineTop(JSONSchema.make(part.value as Schema.Schema<any>) as Json)
+      for (const [name, property] of Object.entries<Json>(decoded.properties ?? {})) {
+        if (name in properties) continue
+        const described = inlined(property, decoded.$defs ?? {})
+        described.description ??= wire.properties?.[name]?.description
+        properties[name] = described
+      }
+      for (const r of encoded.required ?? []) required.add(r)
+      alternatives.push(...alternativesOf(decoded).map((names) => ({ names, route })))
     }
     requiredSets.push(required)
   }
   const required = [...(requiredSets[0] ?? [])].filter((r) => requiredSets.every((s) => s.has(r)))
-  return { type: "object", properties, ...(required.length ? { required } : {}), ...(Object.keys($defs).length ? { $defs } : {}) }
+  return { inputSchema: { type: "object", properties, ...(required.length ? { required } : {}) }, alternatives }
 }
 
 const buildCall = (route: RouteEntry, args: Record<string, unknown>): InternalCall => {
@@ -100,10 +144,16 @@ const buildCall = (route: RouteEntry, args: Record<string, unknown>): InternalCa
 const chooseRoute = (routes: ReadonlyArray<RouteEntry>, args: Record<string, unknown>) =>
   routes.length === 1 ? routes[0] : (routes.find((r) => (args.claims !== undefined ? r.method === "POST" : r.method === "GET")) ?? routes[0])
 
-const describe = (name: string, routes: ReadonlyArray<RouteEntry>) => {
+const describe = (name: string, routes: ReadonlyArray<RouteEntry>, alternatives: ReadonlyArray<Alternatives>) => {
   const lines = routes.map((r) => `${r.summary ?? name} (${r.method} ${r.template}; ${r.access.metered ? "metered" : "free"})`)
   const choice = routes.length > 1 ? " Give `claims` to check a supplied claim set, or `appNum` alone to use the filed one." : ""
-  return `${lines.join("; ")}.${choice}`
+  const oneOf = alternatives
+    .map(({ names, route }) => {
+      const when = routes.length > 1 ? ` (with \`claims\`, ${route.method} ${route.template})` : ""
+      return ` Requires at least one of ${names.map((n) => `\`${n}\``).join(" or ")}${when}.`
+    })
+    .join("")
+  return `${lines.join("; ")}.${choice}${oneOf}`
 }
 
 export const toolRegistry: ReadonlyArray<ToolEntry> = (() => {
@@ -111,10 +161,13 @@ export const toolRegistry: ReadonlyArray<ToolEntry> = (() => {
   for (const route of routeTable) {
     if (route.access.tool) byTool.set(route.access.tool, [...(byTool.get(route.access.tool) ?? []), route])
   }
-  return [...byTool.entries()].map(([name, routes]) => ({
-    name,
-    description: describe(name, routes),
-    inputSchema: mergeInputSchemas(routes),
-    toCall: (args) => buildCall(chooseRoute(routes, args), args)
-  }))
+  return [...byTool.entries()].map(([name, routes]) => {
+    const { alternatives, inputSchema } = mergeInputSchemas(routes)
+    return {
+      name,
+      description: describe(name, routes, alternatives),
+      inputSchema,
+      toCall: (args) => buildCall(chooseRoute(routes, args), args)
+    }
+  })
 })()

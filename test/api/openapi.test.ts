@@ -89,7 +89,7 @@ describe("OpenAPI document", () => {
 
   it("the request schemas carry the field rules the server enforces", () => {
     const body = doc.components.schemas.PriorArtSearchRequest
-    expect(body.properties.count.description).toBe("must be an integer between 1 and 100")
+    expect(body.properties.count.description).toBe("Number of references to return, ranked (default 50). Rule: must be an integer between 1 and 100.")
     expect(body.properties.filedBefore.description).toContain("YYYY-MM-DD")
   })
 })

@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ApplicationNumber } from "../../domain/ids.ts"
 import { ClaimSupportResult } from "../../claim-validation/support-schema.ts"
-import { BodyBool, BodyInt, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
+import { atLeastOneOf, BodyBool, BodyInt, field, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
 import { ClaimValidation } from "../envelopes.ts"
 import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily, withBodyLimit } from "../route-meta.ts"
 
@@ -22,6 +22,16 @@ export const MAX_SPECIFICATION_CHARS = 4_000_000
 
 const ClaimText = Text(0, MAX_CLAIM_CHARS)
 
+/** What the fields shared by the POST and GET forms do (SPEC 4.3). */
+const MIN_SEVERITY =
+  "Lowest severity reported: high (no plausible antecedent anywhere in the set), medium, or low (one probably exists under other wording) (default low)."
+const INCLUDE_SUPPRESSED = "Also return the implicit-basis candidates (MPEP 2173.05(e)) that were suppressed, each with the rule that suppressed it"
+const CONTINUITY_WALK =
+  "Walk the continuity chain of parent applications: a term supported in the application but in no ancestor is reported as new matter."
+const MAX_ANCESTORS = "Cap on the ancestors the continuity walk checks (default 6)."
+const OCR =
+  "Allow OCR of image-only filings (most provisionals are image-only); without it an unreadable ancestor contributes nothing, so a term it supports can be reported as new matter. A server-side switch can disable OCR, and then this is ignored"
+
 /**
  * The antecedent POST carries claims alone: a body over 4 MiB cannot be a legal claim set of
  * ordinary text (1M characters, with room for escapes and multi-byte letters), so it is refused
@@ -30,7 +40,13 @@ const ClaimText = Text(0, MAX_CLAIM_CHARS)
 export const ANTECEDENT_BODY_BYTES = 4 * 1024 * 1024
 
 /** Antecedent check entries: `{number?, text}` or a bare string; unusable entries are skipped. */
-export const AntecedentClaim = Schema.Union(ClaimText, Schema.Struct({ number: Schema.optional(ClaimNumber), text: ClaimText }))
+export const AntecedentClaim = Schema.Union(
+  ClaimText,
+  Schema.Struct({
+    number: Schema.optional(field(ClaimNumber, "Claim number; a missing number is taken from the claim's position in the list.")),
+    text: field(ClaimText, "Claim text without its leading number.")
+  })
+)
 
 const claimTextOf = (c: typeof AntecedentClaim.Type) => (typeof c === "string" ? c : c.text)
 const totalChars = (texts: ReadonlyArray<string>) => texts.reduce((n, t) => n + t.length, 0)
@@ -39,9 +55,12 @@ const claimSetBudget = `the claims together must hold at most ${MAX_CLAIM_SET_CH
 const usableText = (c: typeof AntecedentClaim.Type) => (typeof c === "string" ? c : c.text).trim().length >= 10
 
 export const AntecedentRequest = Schema.Struct({
-  claims: ListOf(AntecedentClaim, 0, 300, "claims"),
-  minSeverity: Schema.optionalWith(Severity, { default: () => "low" as const }),
-  includeSuppressed: Schema.optionalWith(BodyBool, { default: () => false })
+  claims: field(
+    ListOf(AntecedentClaim, 0, 300, "claims"),
+    "The claim set to check, in order: each entry {number?, text} or a bare string of claim text. Entries with under 10 characters of text are skipped."
+  ),
+  minSeverity: Schema.optionalWith(field(Severity, MIN_SEVERITY), { default: () => "low" as const }),
+  includeSuppressed: Schema.optionalWith(field(BodyBool, `${INCLUDE_SUPPRESSED} (default false).`), { default: () => false })
 }).pipe(
   Schema.filter((b) => b.claims.some(usableText) || { path: ["claims"], message: "no claim carried usable text (each claim needs at least 10 characters)" }),
   Schema.filter((b) => totalChars(b.claims.map(claimTextOf)) <= MAX_CLAIM_SET_CHARS || { path: ["claims"], message: claimSetBudget }),
@@ -51,23 +70,42 @@ export const AntecedentRequest = Schema.Struct({
   })
 )
 
-export const SupportClaim = Schema.Struct({ number: Schema.optional(ClaimNumber), text: Text(10, MAX_CLAIM_CHARS) })
+export const SupportClaim = Schema.Struct({
+  number: Schema.optional(field(ClaimNumber, "Claim number; a missing number is taken from the claim's position in the list.")),
+  text: field(Text(10, MAX_CLAIM_CHARS), "Claim text without its leading number; its terms are graded.")
+})
 export const SupportSection = Schema.Struct({
-  type: Schema.optional(Text(0, 200)),
-  name: Schema.optional(Text(0, 500)),
-  text: Text(1, MAX_SECTION_CHARS)
+  type: Schema.optional(field(Text(0, 200), "Kind of section, e.g. description, summary, abstract.")),
+  name: Schema.optional(field(Text(0, 500), "Heading of the section, e.g. Detailed description.")),
+  text: field(Text(1, MAX_SECTION_CHARS), "The section's text, searched for support of each claim term.")
 })
 const specificationBudget = `the sections together must hold at most ${MAX_SPECIFICATION_CHARS} characters`
 
 export const SupportRequest = Schema.Struct({
-  claims: ListOf(SupportClaim, 1, 300, "claims"),
-  sections: Schema.optional(ListOf(SupportSection, 0, 60, "sections")),
-  appNum: Schema.optional(AppNum),
-  includeParents: Schema.optionalWith(BodyBool, { default: () => false }),
-  maxAncestors: Schema.optionalWith(BodyInt(0, 12), { default: () => 6 }),
-  ocr: Schema.optionalWith(BodyBool, { default: () => false })
+  claims: field(ListOf(SupportClaim, 1, 300, "claims"), "The claims whose terms are graded by their support in the specification; always required."),
+  sections: Schema.optional(
+    field(
+      ListOf(SupportSection, 0, 60, "sections"),
+      "Specification text to search for support, each {type?, name?, text}; the analysis then runs on this text alone, with no network. One of sections or appNum is required."
+    )
+  ),
+  appNum: Schema.optional(
+    field(
+      AppNum,
+      "Application whose filed specification is pulled when sections is omitted; needed for the continuity walk. One of sections or appNum is required."
+    )
+  ),
+  includeParents: Schema.optionalWith(
+    field(BodyBool, `${CONTINUITY_WALK} Ignored without appNum (default false).`),
+    { default: () => false }
+  ),
+  maxAncestors: Schema.optionalWith(field(BodyInt(0, 12), MAX_ANCESTORS), { default: () => 6 }),
+  ocr: Schema.optionalWith(field(BodyBool, `${OCR} (default false).`), { default: () => false })
 }).pipe(
-  Schema.filter((b) => (b.sections !== undefined && b.sections.length > 0) || b.appNum !== undefined || "sections or appNum: supply at least one of them"),
+  Schema.filter(
+    (b) => (b.sections !== undefined && b.sections.length > 0) || b.appNum !== undefined || "sections or appNum: supply at least one of them",
+    { jsonSchema: atLeastOneOf("sections", "appNum") }
+  ),
   Schema.filter((b) => totalChars(b.claims.map((c) => c.text)) <= MAX_CLAIM_SET_CHARS || { path: ["claims"], message: claimSetBudget }),
   Schema.filter((b) => totalChars((b.sections ?? []).map((s) => s.text)) <= MAX_SPECIFICATION_CHARS || { path: ["sections"], message: specificationBudget }),
   Schema.annotations({
@@ -150,11 +188,15 @@ export class ClaimValidationApi extends HttpApiGroup.make("claim-validation")
   )
   .add(
     HttpApiEndpoint.get("antecedentFiled", "/claim-validation/antecedent-basis/:appNum")
-      .setPath(Schema.Struct({ appNum: AppNum }))
+      .setPath(
+        Schema.Struct({
+          appNum: field(AppNum, "Application whose filed claims are checked; with no claims on file the answer is available: false, not 404.")
+        })
+      )
       .setUrlParams(
         Schema.Struct({
-          minSeverity: Schema.optionalWith(Severity, { default: () => "low" as const }),
-          includeSuppressed: Schema.optionalWith(QueryBool, { default: () => false })
+          minSeverity: Schema.optionalWith(field(Severity, MIN_SEVERITY), { default: () => "low" as const }),
+          includeSuppressed: Schema.optionalWith(field(QueryBool, `${INCLUDE_SUPPRESSED} (default 0).`), { default: () => false })
         })
       )
       .addSuccess(AntecedentResult)
@@ -172,12 +214,12 @@ export class ClaimValidationApi extends HttpApiGroup.make("claim-validation")
   )
   .add(
     HttpApiEndpoint.get("supportFiled", "/claim-validation/support/:appNum")
-      .setPath(Schema.Struct({ appNum: AppNum }))
+      .setPath(Schema.Struct({ appNum: field(AppNum, "Application whose filed claims are graded against its filed specification.") }))
       .setUrlParams(
         Schema.Struct({
-          parents: Schema.optionalWith(QueryBool, { default: () => true }),
-          maxAncestors: Schema.optionalWith(QueryInt(0, 12), { default: () => 6 }),
-          ocr: Schema.optionalWith(QueryBool, { default: () => false })
+          parents: Schema.optionalWith(field(QueryBool, `${CONTINUITY_WALK} Send 0 to skip it (default 1: the walk runs).`), { default: () => true }),
+          maxAncestors: Schema.optionalWith(field(QueryInt(0, 12), MAX_ANCESTORS), { default: () => 6 }),
+          ocr: Schema.optionalWith(field(QueryBool, `${OCR} (default 0).`), { default: () => false })
         })
       )
       .addSuccess(SupportResult)

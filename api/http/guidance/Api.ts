@@ -1,8 +1,8 @@
 /** Examination guidance (SPEC 4.6): all metered, cached for a day; errors `{error, code, timestamp}`. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { OpenStruct, Unspecified } from "../../domain/open-struct.ts"
-import { Matching, QueryInt } from "../../domain/rules.ts"
+import { DeclaredStruct, Unspecified } from "../../domain/open-struct.ts"
+import { atLeastOneOf, field, Matching, QueryInt } from "../../domain/rules.ts"
 import { Coded } from "../envelopes.ts"
 import { Access, CACHE_DAY, metered, RouteFamily } from "../route-meta.ts"
 
@@ -24,18 +24,70 @@ export const GraphNodeId = Matching(
 )
 export const DesignCode = Matching(/^\d{2}(?:\.\d{2}){0,3}$/, "must be two digits followed by up to three groups of . and two digits")
 
-export const MpepSection = OpenStruct({ sectionId: Schema.String, title: Schema.String, content: Unspecified }).annotations({ identifier: "MpepSection" })
-export const EpoSection = OpenStruct({ sectionId: Schema.String, title: Schema.String, content: Unspecified }).annotations({ identifier: "EpoSection" })
-export const FormParagraph = OpenStruct({
+const Nullable = Schema.NullOr(Schema.String)
+const Content = DeclaredStruct({
+  text: Schema.String,
+  subsections: Unspecified.annotations({ description: "The section's subsections (headings and their text)" })
+})
+
+export const MpepSection = DeclaredStruct({
+  sectionId: Schema.String,
+  title: Schema.String,
+  chapter: Nullable,
+  revision: Nullable,
+  topicCategory: Nullable,
+  content: Content,
+  keyRules: Schema.Array(Schema.String),
+  examinerActions: Schema.Array(Schema.String),
+  legalReferences: Unspecified.annotations({ description: "Statutes, rules and cases the section cites, with mention counts" }),
+  crossReferences: Schema.Array(Schema.String).annotations({ description: "Ids of the MPEP sections it refers to" }),
+  technologyDomains: Schema.Array(Schema.String),
+  enrichedSummary: Unspecified.annotations({ description: "A generated summary (method, text, sentences), or null" })
+}).annotations({ identifier: "MpepSection" })
+
+export const EpoSection = DeclaredStruct({
+  sectionId: Schema.String,
+  reference: Nullable.annotations({ description: "The reference as the Guidelines print it" }),
+  title: Schema.String,
+  part: Nullable,
+  chapter: Nullable,
+  content: Content,
+  keyRules: Schema.Array(Schema.String),
+  examinerActions: Schema.Array(Schema.String),
+  citations: Unspecified.annotations({ description: "Articles, rules and decisions the section cites, with mention counts" }),
+  parentSection: Nullable,
+  childSections: Schema.Array(Schema.String),
+  sourceUrl: Nullable
+}).annotations({ identifier: "EpoSection" })
+
+export const FormParagraph = DeclaredStruct({
   code: Schema.String,
-  title: Schema.NullOr(Schema.String),
-  template: Schema.NullOr(Schema.String),
-  truncated_at_source: Schema.Boolean
+  title: Nullable,
+  template: Nullable.annotations({ description: "Text with placeholders [1], [2]" }),
+  brackets: Unspecified.annotations({ description: "The placeholders: count and items" }),
+  statute: Nullable,
+  statuteShort: Nullable,
+  rejectionType: Nullable,
+  category: Nullable,
+  isAIA: Schema.Boolean,
+  preAIAEquivalent: Nullable,
+  mpepSection: Nullable,
+  examinerNotes: Schema.Array(Schema.String),
+  mustFollow: Schema.Array(Schema.String).annotations({ description: "Paragraphs that must precede it" }),
+  relatedParagraphs: Unspecified,
+  truncated_at_source: Schema.Boolean.annotations({ description: "True: the stored text ends before the paragraph does; treat as partial" })
 }).annotations({ identifier: "FormParagraph" })
 export const FormParagraphList = Schema.Struct({
   results: Schema.Array(FormParagraph),
   count: Schema.Number,
-  filter: OpenStruct({})
+  filter: DeclaredStruct({
+    limit: Schema.optional(Schema.Number),
+    rejectionType: Schema.optional(Schema.String),
+    mpepSection: Schema.optional(Schema.String),
+    matched: Schema.optional(Schema.NullOr(Unspecified)).annotations({ description: "The expansion of rejectionType: labels and statutes" }),
+    note: Schema.optional(Schema.String).annotations({ description: "The vocabulary, when rejectionType was not recognised (zero results)" }),
+    totalMatches: Schema.optional(Schema.Number)
+  }).annotations({ description: "The filters applied" })
 })
 const Edge = Schema.Struct({ source: Schema.String, target: Schema.String, weight: Schema.Number, type: Schema.String, bidirectional: Schema.Boolean })
 export const GuidanceGraph = Schema.Struct({
@@ -46,21 +98,22 @@ export const GuidanceGraph = Schema.Struct({
   truncated: Schema.Struct({ outgoing: Schema.Boolean, incoming: Schema.Boolean }),
   limit: Schema.Number
 }).annotations({ identifier: "GuidanceGraph" })
-export const DesignCodeEntry = Schema.Struct(
-  {
-    code: Schema.String,
-    descriptions: Schema.Array(Schema.String),
-    major: Schema.NullOr(Schema.String),
-    sub: Schema.NullOr(Schema.String)
-  },
-  // Level, guidelines and exclusions follow the four documented fields.
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ identifier: "DesignCode" })
+export const DesignCodeEntry = DeclaredStruct({
+  code: Schema.String,
+  descriptions: Schema.Array(Schema.String),
+  major: Nullable,
+  sub: Nullable,
+  level: Nullable,
+  majorCode: Nullable,
+  subCode: Nullable,
+  guidelines: Schema.Array(Schema.String),
+  excludes: Schema.Array(Schema.String)
+}).annotations({ identifier: "DesignCode" })
 
 export class GuidanceApi extends HttpApiGroup.make("guidance")
   .add(
     HttpApiEndpoint.get("mpep", "/guidance/mpep/:sectionId")
-      .setPath(Schema.Struct({ sectionId: MpepSectionId }))
+      .setPath(Schema.Struct({ sectionId: field(MpepSectionId, "MPEP section id exactly as printed, e.g. 2173.05(e): dots and parentheses are part of the id.") }))
       .addSuccess(MpepSection)
       .addError(Coded.notFound)
       .annotate(OpenApi.Summary, "MPEP section")
@@ -68,7 +121,7 @@ export class GuidanceApi extends HttpApiGroup.make("guidance")
   )
   .add(
     HttpApiEndpoint.get("epo", "/guidance/epo/:sectionId")
-      .setPath(Schema.Struct({ sectionId: EpoSectionId }))
+      .setPath(Schema.Struct({ sectionId: field(EpoSectionId, "EPO Guidelines reference, part-chapter-section, e.g. G-VII-5.1.") }))
       .addSuccess(EpoSection)
       .addError(Coded.notFound)
       .annotate(OpenApi.Summary, "EPO Guidelines section")
@@ -76,7 +129,7 @@ export class GuidanceApi extends HttpApiGroup.make("guidance")
   )
   .add(
     HttpApiEndpoint.get("formParagraph", "/guidance/form-paragraph/:code")
-      .setPath(Schema.Struct({ code: FormParagraphCode }))
+      .setPath(Schema.Struct({ code: field(FormParagraphCode, "Form paragraph number, e.g. 7.34.01; a leading ¶ is accepted and ignored.") }))
       .addSuccess(FormParagraph)
       .addError(Coded.notFound)
       .annotate(OpenApi.Summary, "Office-action form paragraph")
@@ -86,11 +139,20 @@ export class GuidanceApi extends HttpApiGroup.make("guidance")
     HttpApiEndpoint.get("formParagraphs", "/guidance/form-paragraphs")
       .setUrlParams(
         Schema.Struct({
-          rejectionType: Schema.optional(RejectionType),
-          mpepSection: Schema.optional(MpepSectionId),
-          limit: Schema.optionalWith(QueryInt(1, 100), { default: () => 25 })
+          rejectionType: Schema.optional(
+            field(
+              RejectionType,
+              "A statute (102, 103, 112(b), 101, 121, or a CFR rule) or a label (obviousness, anticipation, indefiniteness, enablement, written_description, means_plus_function, abstract_idea, double_patenting, restriction, allowance, drawing_objection); expanded to both vocabularies. One of rejectionType or mpepSection is required."
+            )
+          ),
+          mpepSection: Schema.optional(
+            field(MpepSectionId, "Only paragraphs tied to this MPEP section, e.g. 2173.05(e). One of rejectionType or mpepSection is required.")
+          ),
+          limit: Schema.optionalWith(field(QueryInt(1, 100), "How many paragraphs to return at most (default 25)."), { default: () => 25 })
         }).pipe(
-          Schema.filter((q) => q.rejectionType !== undefined || q.mpepSection !== undefined || "rejectionType or mpepSection: supply at least one of them")
+          Schema.filter((q) => q.rejectionType !== undefined || q.mpepSection !== undefined || "rejectionType or mpepSection: supply at least one of them", {
+            jsonSchema: atLeastOneOf("rejectionType", "mpepSection")
+          })
         )
       )
       .addSuccess(FormParagraphList)
@@ -99,8 +161,18 @@ export class GuidanceApi extends HttpApiGroup.make("guidance")
   )
   .add(
     HttpApiEndpoint.get("graph", "/guidance/graph/:nodeId")
-      .setPath(Schema.Struct({ nodeId: GraphNodeId }))
-      .setUrlParams(Schema.Struct({ limit: Schema.optionalWith(QueryInt(1, 200), { default: () => 50 }) }))
+      .setPath(
+        Schema.Struct({
+          nodeId: field(GraphNodeId, "Guidance node: mpep- or epo- followed by the section id (e.g. mpep-2173.05(e), epo-G-VII-5.1); the prefix selects the corpus.")
+        })
+      )
+      .setUrlParams(
+        Schema.Struct({
+          limit: Schema.optionalWith(field(QueryInt(1, 200), "How many edges to list per direction; truncated says whether more exist (default 50)."), {
+            default: () => 50
+          })
+        })
+      )
       .addSuccess(GuidanceGraph)
       .addError(Coded.notFound)
       .annotate(OpenApi.Summary, "Citation graph among MPEP and EPO sections")
@@ -108,7 +180,7 @@ export class GuidanceApi extends HttpApiGroup.make("guidance")
   )
   .add(
     HttpApiEndpoint.get("designCode", "/guidance/design-code/:code")
-      .setPath(Schema.Struct({ code: DesignCode }))
+      .setPath(Schema.Struct({ code: field(DesignCode, "Design search code, e.g. 01.01 or 21.01.01.") }))
       .addSuccess(DesignCodeEntry)
       .addError(Coded.notFound)
       .annotate(OpenApi.Summary, "Design search code")

@@ -2,15 +2,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ApplicationNumber } from "../../domain/ids.ts"
-import { OpenStruct, Unspecified } from "../../domain/open-struct.ts"
-import { BodyInt, CpcSection, Matching, QueryInt, QueryNumber, Text } from "../../domain/rules.ts"
+import { DeclaredStruct } from "../../domain/open-struct.ts"
+import { atLeastOneOf, BodyInt, CpcSection, field, Matching, QueryInt, QueryNumber, Text } from "../../domain/rules.ts"
 import { WhitespaceVoid } from "../../patent-map/atlas.ts"
 import { Coded } from "../envelopes.ts"
 import { Access, CACHE_DAY, CACHE_HALF_HOUR, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
 
 const AppNum = ApplicationNumber(7, 12)
 
-export const Point = OpenStruct({
+export const Point = DeclaredStruct({
   appNum: Schema.String,
   x: Schema.Number,
   y: Schema.Number,
@@ -43,11 +43,20 @@ export const CitationsResponse = Schema.Struct({
 })
 
 export const LocateRequest = Schema.Struct({
-  query: Schema.optional(Text(8, 4000)),
-  appNum: Schema.optional(AppNum),
-  topK: Schema.optionalWith(BodyInt(1, 100), { default: () => 20 })
+  query: Schema.optional(
+    field(Text(8, 4000), "Free text (a claim, an abstract, a description of an idea) to place in the patent space. One of query or appNum is required; query wins when both are given.")
+  ),
+  appNum: Schema.optional(
+    field(
+      AppNum,
+      "Application to place, by its stored vector or else its own abstract and first claim; it is excluded from neighbors. One of query or appNum is required."
+    )
+  ),
+  topK: Schema.optionalWith(field(BodyInt(1, 100), "How many nearest neighbours to return, by cosine similarity (default 20)."), { default: () => 20 })
 }).pipe(
-  Schema.filter((b) => b.query !== undefined || b.appNum !== undefined || "query or appNum: supply at least one of them"),
+  Schema.filter((b) => b.query !== undefined || b.appNum !== undefined || "query or appNum: supply at least one of them", {
+    jsonSchema: atLeastOneOf("query", "appNum")
+  }),
   Schema.annotations({ identifier: "LocateRequest", description: "Supply query or appNum; query wins when both are given" })
 )
 
@@ -78,8 +87,14 @@ export const PointsResponse = Schema.Struct({
 export class PatentMapApi extends HttpApiGroup.make("patent-map")
   .add(
     HttpApiEndpoint.get("neighborhood", "/patent-map/patent/:appNum")
-      .setPath(Schema.Struct({ appNum: AppNum }))
-      .setUrlParams(Schema.Struct({ topK: Schema.optionalWith(QueryInt(1, 100), { default: () => 20 }) }))
+      .setPath(Schema.Struct({ appNum: field(AppNum, "Application whose neighbours in the shared 3D frame are returned (digits only).") }))
+      .setUrlParams(
+        Schema.Struct({
+          topK: Schema.optionalWith(field(QueryInt(1, 100), "How many nearest neighbours to return, ordered by cosine similarity to the application (default 20)."), {
+            default: () => 20
+          })
+        })
+      )
       .addSuccess(NeighborhoodResponse)
       .addError(Coded.notIndexed)
       .addError(Coded.upstream)
@@ -88,8 +103,12 @@ export class PatentMapApi extends HttpApiGroup.make("patent-map")
   )
   .add(
     HttpApiEndpoint.get("citations", "/patent-map/patent/:appNum/citations")
-      .setPath(Schema.Struct({ appNum: AppNum }))
-      .setUrlParams(Schema.Struct({ year: Schema.optional(QueryInt(1970, 2035)) }))
+      .setPath(Schema.Struct({ appNum: field(AppNum, "Application whose cited prior art is resolved to positions in the shared frame (digits only).") }))
+      .setUrlParams(
+        Schema.Struct({
+          year: Schema.optional(field(QueryInt(1970, 2035), "Filing year of the citing application, when known: narrows the lookup and makes it cheaper."))
+        })
+      )
       .addSuccess(CitationsResponse)
       .addError(Coded.upstream)
       .annotate(OpenApi.Summary, "Cited prior art resolved to positions")
@@ -109,9 +128,13 @@ export class PatentMapApi extends HttpApiGroup.make("patent-map")
     HttpApiEndpoint.get("whitespace", "/patent-map/whitespace")
       .setUrlParams(
         Schema.Struct({
-          limit: Schema.optionalWith(QueryInt(1, 500), { default: () => 100 }),
-          section: Schema.optional(CpcSection),
-          minOpportunity: Schema.optionalWith(QueryNumber(0, 1), { default: () => 0 })
+          limit: Schema.optionalWith(field(QueryInt(1, 500), "How many voids to return, highest opportunity first; total still counts every match (default 100)."), {
+            default: () => 100
+          }),
+          section: Schema.optional(field(CpcSection, "Only voids in this CPC section.")),
+          minOpportunity: Schema.optionalWith(field(QueryNumber(0, 1), "Drop voids whose opportunity score (0 to 1) is below this (default 0)."), {
+            default: () => 0
+          })
         })
       )
       .addSuccess(WhitespaceResponse)
@@ -124,9 +147,15 @@ export class PatentMapApi extends HttpApiGroup.make("patent-map")
     HttpApiEndpoint.get("points", "/patent-map/points")
       .setUrlParams(
         Schema.Struct({
-          limit: Schema.optionalWith(QueryInt(100, 50000), { default: () => 10000 }),
-          section: Schema.optional(CpcSection),
-          artUnit: Schema.optional(Matching(/^\d{1,4}$/, "must be an art-unit prefix of 1-4 digits"))
+          limit: Schema.optionalWith(
+            field(
+              QueryInt(100, 50000),
+              "How many background points to return. The sample pages the index in stored order: deterministic, not random, not representative (default 10000)."
+            ),
+            { default: () => 10000 }
+          ),
+          section: Schema.optional(field(CpcSection, "Only points in this CPC section.")),
+          artUnit: Schema.optional(field(Matching(/^\d{1,4}$/, "must be an art-unit prefix of 1-4 digits"), "Only points whose art unit starts with these digits."))
         })
       )
       .addSuccess(PointsResponse)

@@ -1,7 +1,7 @@
 /** Warm-up of the inference hub (SPEC 4.4): payloads returned directly; errors `{error, code, timestamp}`. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { QueryBool, QueryInt } from "../../domain/rules.ts"
+import { field, QueryBool, QueryInt } from "../../domain/rules.ts"
 import { Coded } from "../envelopes.ts"
 import { Access, free, NO_STORE, RouteFamily } from "../route-meta.ts"
 
@@ -27,8 +27,17 @@ export class WarmUpApi extends HttpApiGroup.make("warm-up")
     HttpApiEndpoint.post("start", "/warmup")
       .setUrlParams(
         Schema.Struct({
-          rerank: Schema.optionalWith(QueryBool, { default: () => false }),
-          wait: Schema.optionalWith(QueryInt(0, 120), { default: () => 0 })
+          rerank: Schema.optionalWith(
+            field(QueryBool, "Also load the late-interaction reranker that prior-art useReranking needs (adds roughly 25 s to a cold start) (default false)."),
+            { default: () => false }
+          ),
+          wait: Schema.optionalWith(
+            field(
+              QueryInt(0, 120),
+              "Seconds to block until ready is true or the wait runs out; 0 returns at once and never waits for the cold start of roughly 71 s (default 0)."
+            ),
+            { default: () => 0 }
+          )
         })
       )
       .addSuccess(WarmUpState)
