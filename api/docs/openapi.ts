@@ -107,6 +107,11 @@ const typedExample = (value: string, schema: Json | undefined): unknown =>
 
 const finish = (spec: Json): Json => {
   spec.servers = [{ url: "/", description: "This service (the API is under /api/v1)" }]
+  spec.info.description = [
+    spec.info.description,
+    "Error envelopes: `/prior-art` routes answer `{success: false, error}` (a 500 adds `request_id`); patent map, warm-up, prosecution intelligence and guidance answer `{error, code, timestamp}`; claim validation answers `{error}`. Authentication and quota refusals (401, 403, 429, 500 AUTH_SYSTEM_ERROR) carry `code` on every route; 503 while draining carries no code.",
+    "The same capabilities are MCP tools at `/mcp` (streamable HTTP, same key). Every operation's examples come from the bundled sample corpus."
+  ].join("\n\n")
   // An SPDX reference of our own: the licence is not an open-source one (OpenAPI 3.1 wants an identifier or a url).
   spec.info.license = { name: "Proprietary: use under the terms of your API key", identifier: "LicenseRef-Proprietary" }
   withoutGenericIds(spec)

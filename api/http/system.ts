@@ -1,4 +1,4 @@
-/** The routes that need no key: liveness/readiness, metrics, the OpenAPI document and the docs page. */
+/** The routes that need no key: liveness/readiness, metrics, the OpenAPI document, the docs page and its Swagger UI files. */
 import { HttpServerResponse } from "@effect/platform"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -8,6 +8,7 @@ import { Settings } from "../config.ts"
 import { HubClient } from "../hub/HubClient.ts"
 import { StateDatabase } from "../state/Database.ts"
 import { docsPage } from "../docs/page.ts"
+import { DOCS_ASSET_PATHS, docsAssets } from "../docs/swagger-ui.ts"
 import { explorerPage } from "../explorer/page.ts"
 import { openApiDocument } from "../docs/openapi.ts"
 import { Metrics } from "../observability/Metrics.ts"
@@ -16,7 +17,7 @@ import { Drain } from "./middleware/Drain.ts"
 /** The documents change only with a deployment. */
 const PUBLIC_DOC = "public, max-age=300"
 
-export const SYSTEM_PATHS = new Set(["/healthz", "/metrics", "/docs", "/api/v1/openapi.json", "/map", "/favicon.ico"])
+export const SYSTEM_PATHS = new Set(["/healthz", "/metrics", "/docs", "/api/v1/openapi.json", "/map", "/favicon.ico", ...DOCS_ASSET_PATHS])
 
 /** A document-with-magnifier mark; browsers accept SVG at /favicon.ico by its content type. */
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="5" y="3" width="17" height="23" rx="2" fill="#1f4e79"/><path d="M9 9h9M9 13h9M9 17h6" stroke="#fff" stroke-width="2"/><circle cx="21" cy="21" r="6" fill="none" stroke="#e07b00" stroke-width="3"/><path d="M25.5 25.5 30 30" stroke="#e07b00" stroke-width="3" stroke-linecap="round"/></svg>`
@@ -90,6 +91,12 @@ export const systemResponse = (path: string) => {
       return Effect.succeed(HttpServerResponse.text(FAVICON, { contentType: "image/svg+xml", headers: { "cache-control": "public, max-age=86400" } }))
     case "/api/v1/openapi.json":
       return Effect.succeed(HttpServerResponse.unsafeJson(openApiDocument, { headers: { "cache-control": PUBLIC_DOC } }))
+    case "/docs/swagger-ui.css":
+    case "/docs/swagger-ui-bundle.js":
+    case "/docs/init.js": {
+      const asset = docsAssets.get(path)!
+      return Effect.succeed(HttpServerResponse.text(asset.body, { contentType: asset.contentType, headers: { "cache-control": PUBLIC_DOC } }))
+    }
     default:
       // "/map": the patent-space explorer (it asks for a key and calls the patent-map routes).
       return Effect.succeed(HttpServerResponse.text(explorerPage, { contentType: "text/html; charset=utf-8", headers: { "cache-control": PUBLIC_DOC } }))

@@ -95,12 +95,38 @@ describe("OpenAPI document", () => {
 })
 
 describe("/docs", () => {
-  it("is a self-contained HTML page listing every route", async () => {
+  it("is an HTML page that loads only this service's files and, without scripts, lists every route", async () => {
     const r = await call(server.url, "GET", "/docs")
     expect(r.status).toBe(200)
     expect(r.headers.get("content-type")).toContain("text/html")
-    expect(r.text).not.toMatch(/<script[^>]+src=|<link[^>]+href="http/)
+    const references = [...r.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1])
+    expect(references.filter((u) => !u.startsWith("/") && !u.startsWith("#"))).toEqual([])
+    expect(references).toEqual(expect.arrayContaining(["/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js", "/docs/init.js"]))
     for (const route of routeTable) expect(r.text).toContain(route.template.replace(/:(\w+)/g, "{$1}"))
     expect(r.text).toContain("must be an integer between 1 and 100")
+  })
+
+  it("serves Swagger UI from the installed swagger-ui-dist without a key, set to try calls against this document", async () => {
+    const css = await call(server.url, "GET", "/docs/swagger-ui.css")
+    expect(css.status).toBe(200)
+    expect(css.headers.get("content-type")).toContain("text/css")
+    const bundle = await call(server.url, "GET", "/docs/swagger-ui-bundle.js")
+    expect(bundle.status).toBe(200)
+    expect(bundle.headers.get("content-type")).toContain("javascript")
+    expect(bundle.text).toContain("SwaggerUIBundle")
+    const init = await call(server.url, "GET", "/docs/init.js")
+    expect(init.text).toContain('url: "/api/v1/openapi.json"')
+    expect(init.text).toContain("validatorUrl: null")
+    expect(init.text).toContain("tryItOutEnabled: true")
+  })
+
+  it("shows each route's sample-corpus example, as curl on the static page and as parameter and body examples for Swagger UI", async () => {
+    const r = await call(server.url, "GET", "/docs")
+    expect(r.text.match(/<pre>curl /g)).toHaveLength(24)
+    expect(r.text).toContain("curl -sS -X POST &quot;$BASE_URL/api/v1/prior-art&quot;")
+    expect(r.text).toContain("hypothetical abstract")
+    const topK = doc.paths["/api/v1/patent-map/patent/{appNum}"].get.parameters.find((p: any) => p.name === "topK")
+    expect(topK.example).toBe(5)
+    expect(doc.paths["/api/v1/prior-art"].post.requestBody.content["application/json"].example.claims).toContain("capacitive probe")
   })
 })
