@@ -122,6 +122,13 @@ export const parseInQueue = (
       })
     }
 
+    // A build waits for workers, however long; say so when there are none (CLIENT LIST may be
+    // refused by a managed Redis: then nothing is said).
+    const workerCount = yield* Effect.tryPromise(() => jobs.getWorkersCount()).pipe(Effect.option)
+    if (Option.contains(workerCount, 0)) {
+      yield* Effect.logWarning(`no worker is listening on build queue ${settings.queueName} yet: ${keys.length} objects wait for one (make build-worker)`)
+    }
+
     const claimed = new Set<string>()
     const reported = new Map<string, number>()
 

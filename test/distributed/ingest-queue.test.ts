@@ -5,7 +5,7 @@
  * middle of an object loses nothing (the other worker reads it again, the result is the same).
  */
 import { DuckDBInstance } from "@duckdb/node-api"
-import { ConfigProvider, Effect, Option } from "effect"
+import { Cause, ConfigProvider, Effect, Option } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -17,6 +17,7 @@ import { parseCorpusLocation } from "../../pipeline/corpus/CorpusStore.ts"
 import { obliterateQueue, parseInQueue } from "../../pipeline/distributed/coordinator.ts"
 import { buildQueueSettings } from "../../pipeline/distributed/settings.ts"
 import { type ObjectPartition, PARTITION_INDEX, partitionKey } from "../../pipeline/ingest/partition.ts"
+import { mergePartitions } from "../../pipeline/ingest/merge.ts"
 import { parseInWorkers } from "../../pipeline/ingest/pool.ts"
 import type { ParseEvent, ParseRequest } from "../../pipeline/ingest/protocol.ts"
 import { sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
@@ -228,6 +229,16 @@ const expectSamePartitions = async (
   }
 }
 
+/** The published tables the ingest stage's merge makes of a run's partitions (objects in corpus order). */
+const mergedTables = async (run: Awaited<ReturnType<typeof readLocally>>, workDir: string) => {
+  const inCorpusOrder = [...run.requests].sort((x, y) => (x.path < y.path ? -1 : 1))
+  const merged = await mergePartitions(
+    workDir,
+    inCorpusOrder.map((r, doc) => ({ path: r.path, doc, dir: r.dir, rows: run.parsed.get(r.path)![0].rows }))
+  )
+  return { rowCounts: merged.rowCounts, contentHashes: merged.contentHashes }
+}
+
 describe("parseInQueue", () => {
   it("two worker processes read the corpus (on S3) into the partitions the local thread pool writes", async () => {
     const queue = newQueue("equal")
@@ -241,6 +252,10 @@ describe("parseInQueue", () => {
 
     expect([...local.parsed.values()].flat().reduce((n, p) => n + p.skipped.count, 0)).toBeGreaterThanOrEqual(2)
     await expectSamePartitions(local, remote)
+    // …and so the merge publishes the same tables as a single-machine build.
+    const tables = await mergedTables(remote, path.join(tmp, "equal-remote-merged"))
+    expect(tables.rowCounts.applications).toBeGreaterThan(10)
+    expect(tables).toEqual(await mergedTables(local, path.join(tmp, "equal-local-merged")))
     // Both workers took a share, and no object was read twice.
     expect(tookPaths(a).length).toBeGreaterThan(0)
     expect(tookPaths(b).length).toBeGreaterThan(0)
@@ -279,4 +294,19 @@ describe("parseInQueue", () => {
     expect(tookPaths(survivor)).toContain(KILLED_ON)
     expect(survivor.lines.some((l) => new RegExp(`stored ${KILLED_ON.replace(/[./]/g, "\\$&")} `).test(l))).toBe(true)
   }, 240_000)
+
+  it("fails the build naming the object when its job fails after all its attempts", async () => {
+    const queue = newQueue("failing")
+    const w = startWorker("worker", queue)
+    await waitForLine(w, /ready on queue/)
+    const requests = await requestsFor(corpus, path.join(tmp, "failing"), [OBJECTS[1]])
+    // A store bucket that does not exist: every attempt's upload fails.
+    const settings = { ...(await settingsFor(queue)), store: { bucket: "no-such-bucket", prefix: "builds/", display: "s3://no-such-bucket/builds" }, attempts: 2 }
+    const exit = await Effect.runPromiseExit(parseInQueue(requests, () => {}, settings))
+    expect(exit._tag).toBe("Failure")
+    const error = exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined
+    expect(error).toMatchObject({ _tag: "DistributedReadFailed", path: OBJECTS[1] })
+    expect(String((error as Error).message)).toMatch(/^distributed ingest failed on design-codes\/design-codes\.tsv\.gz: partition \w+: \w+ failed: The specified bucket does not exist/)
+    expect(tookPaths(w)).toEqual([OBJECTS[1], OBJECTS[1]])
+  }, 120_000)
 })
