@@ -198,3 +198,97 @@ describe("'respective' and the words after a reference pick one", () => {
     expect(termsOf(findings(planted, 15))).toContain("ambiguous-reference:change")
   })
 })
+
+// Third round of issue 21: families found on the bench's dev half only (the test half was not read).
+
+describe("phrase boundaries (third round)", () => {
+  it("'of said ring oscillating units such that …' keeps its noun: no 'the ring' picked from the units (11219849, claim 1)", () => {
+    expect(termsOf(findings(claimSet("11219849"), 1)).filter((t) => t.endsWith(":ring"))).toEqual([])
+    const planted = plant("11219849", 1, "connected to the first connecting nodes of said ring", "connected to the first connecting node of said ring")
+    expect(termsOf(findings(planted, 1))).toContain("plural-singular-mismatch:first connecting node")
+  })
+
+  it("'the second gain adjustment attenuate the downlink signal' ends before its verb (17848319, claim 18)", () => {
+    expect(termsOf(findings(claimSet("17848319"), 18)).filter((t) => t.includes("attenuate"))).toEqual([])
+    const planted = plant("17848319", 18, "and the second gain adjustment attenuate", "and the fourth gain adjustment attenuate")
+    expect(termsOf(findings(planted, 18)).some((t) => t.startsWith("no-antecedent-basis:fourth gain adjustment"))).toBe(true)
+  })
+
+  it("'a door opening and closing drive unit' is one element, not a second door opening (11275926, claim 2)", () => {
+    expect(termsOf(findings(claimSet("11275926"), 2)).filter((t) => t.startsWith("double-inclusion"))).toEqual([])
+    const planted = [...claimSet("11275926"), { number: 99, text: "The apparatus according to claim 1, further comprising a door opening and closing control unit." }]
+    expect(termsOf(findings(planted, 99))).toContain("double-inclusion:door opening and closing control unit")
+  })
+
+  it("'a remote free first end having an inlet/outlet opening' of each nare: each opening is its own end's (11155901, claim 16)", () => {
+    expect(termsOf(findings(claimSet("11155901"), 16)).filter((t) => t.startsWith("double-inclusion"))).toEqual([])
+    const planted = [...claimSet("11155901"), { number: 99, text: "The nasal cannula of claim 16, further comprising an elongated hollow body." }]
+    expect(termsOf(findings(planted, 99))).toContain("double-inclusion:elongated hollow body")
+  })
+
+  it("'respectively define first and second flow paths … the second flow path' names one of them (11155901, claim 11)", () => {
+    expect(termsOf(findings(claimSet("11155901"), 11)).filter((t) => t.includes("flow path"))).toEqual([])
+    const planted = plant("11155901", 11, "and the second flow path includes", "and the third flow path includes")
+    expect(termsOf(findings(planted, 11))).toContain("no-antecedent-basis:third flow path")
+  })
+})
+
+describe("alternatives and members of a plurality (third round)", () => {
+  it("'said PCD' after 'another PCD' twice is the PCD claimed, not either other one (11382608, claim 4)", () => {
+    expect(termsOf(findings(claimSet("11382608"), 4)).filter((t) => t.startsWith("ambiguous-reference"))).toEqual([])
+    const planted = plant("11382608", 4, "and wherein said PCD is further adapted to select", "and wherein said PDA is further adapted to select")
+    expect(termsOf(findings(planted, 4))).toContain("no-antecedent-basis:pda")
+  })
+
+  it("'the axially movable regulating member for each respective working chamber' is one per chamber (10512208, claim 3)", () => {
+    expect(termsOf(findings(claimSet("10512208"), 3)).filter((t) => t.startsWith("ambiguous-reference"))).toEqual([])
+    // Planted: the partition becomes a bulkhead claim 1 never recited.
+    const planted = plant("10512208", 3, "wherein the partition and", "wherein the bulkhead and")
+    expect(termsOf(findings(planted, 3))).toContain("no-antecedent-basis:bulkhead")
+  })
+})
+
+describe("plain references (third round)", () => {
+  it("'said dome plate inner portion' is the inner portion the dome plate was recited having (10638597, claim 5)", () => {
+    expect(termsOf(findings(claimSet("10638597"), 5)).filter((t) => t.includes("dome plate"))).toEqual([])
+    const planted = plant("10638597", 5, "said dome plate inner portion", "said dome plate middle portion")
+    expect(termsOf(findings(planted, 5))).toContain("no-antecedent-basis:dome plate middle portion")
+  })
+
+  it("'the first and second diffuser elements maintain …' are the recited first and second diffuser elements (11564518, claim 9)", () => {
+    expect(termsOf(findings(claimSet("11564518"), 9)).filter((t) => t.includes("diffuser"))).toEqual([])
+    const planted = plant("11564518", 9, "a plurality of second diffuser elements mounted", "a plurality of third diffuser elements mounted")
+    expect(termsOf(findings(planted, 9)).some((t) => t.startsWith("no-antecedent-basis:") && t.includes("diffuser"))).toBe(true)
+  })
+
+  it("'the layer comprising a charge transport material' says which layer; it recites no second material (11262401, claim 1)", () => {
+    expect(termsOf(findings(claimSet("11262401"), 1)).filter((t) => t.includes("charge transport material"))).toEqual([])
+    expect(termsOf(findings(claimSet("11262401"), 14)).filter((t) => t.includes("charge transport material"))).toEqual([])
+    const planted = [...claimSet("11262401"), { number: 99, text: "The imaging member of claim 1, further comprising a charge transport material." }]
+    expect(termsOf(findings(planted, 99))).toContain("double-inclusion:charge transport material")
+  })
+
+  it("'with a first ceramic substrate comprising: a body …, a lower side and an upper side' inside a step lists that substrate's parts (10785345, claim 17)", () => {
+    expect(termsOf(findings(claimSet("10785345"), 17)).filter((t) => t.startsWith("double-inclusion"))).toEqual([])
+    const planted = [...claimSet("10785345"), { number: 99, text: "The method of claim 17, further comprising a lower side." }]
+    expect(termsOf(findings(planted, 99))).toContain("double-inclusion:lower side")
+  })
+})
+
+describe("verb-derived antecedents and other wording (third round)", () => {
+  it("'forwarding the received location information request signal' rests on the request signal received (12270898, claim 1)", () => {
+    const term = (i: AntecedentIssue) => i.term === "received location information request signal"
+    expect(findings(claimSet("12270898"), 1).filter(term).map((i) => [i.severity, i.informational])).toEqual([["low", true]])
+    expect(findings(claimSet("12270898"), 1, "medium").filter(term)).toEqual([])
+    const planted = plant("12270898", 1, "forwarding the received location information request signal", "forwarding the received location information reply signal")
+    const found = findings(planted, 1).filter((i) => i.term.includes("reply signal"))
+    expect(found.map((i) => i.type)).toEqual(["no-antecedent-basis"])
+    expect(found[0].informational).toBeUndefined()
+  })
+
+  it("'the camper device' after 'a damper device' has a basis under other wording: low (17143605, claim 3)", () => {
+    expect(findings(claimSet("17143605"), 3).map((i) => [i.term, i.severity])).toEqual([["camper device", "low"]])
+    const planted = plant("17143605", 3, "wherein the camper device", "wherein the camper")
+    expect(findings(planted, 3).map((i) => [i.term, i.severity])).toEqual([["camper", "high"]])
+  })
+})

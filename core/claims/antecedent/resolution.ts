@@ -83,9 +83,11 @@ export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference
 const ownedPart = (scan: ClaimScan, r: Reading): Resolution | undefined => {
   for (let k = 1; k < r.words.length; k++) {
     const owner = r.words.slice(0, k).join(" ")
-    if (!scan.view.hasKey(owner)) continue
-    const part = r.words.slice(k).join(" ")
-    const intros = (scan.view.key(part) ?? []).filter((i) => i.owner === owner || i.ofKey === owner)
+    const parts = scan.view.key(r.words.slice(k).join(" "))
+    if (!parts) continue
+    // The owner as recited or shortened ("dome plate" for "an annular dome plate having an inner portion").
+    const named = (key: string | undefined) => key !== undefined && (key === owner || key.endsWith(` ${owner}`))
+    const intros = parts.filter((i) => named(i.owner) || named(i.ofKey))
     if (intros.length > 0) return { intros, how: "exact" }
   }
   return undefined
