@@ -178,12 +178,16 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
               ["claims"]
             )
 
-    /** Title, abstract and first claim per application, in the order given: stored documents by key, the tables for the rest. */
-    const neighboursOf = (state: SearchState, appNums: ReadonlyArray<string>) =>
+    /**
+     * Title, abstract and first claim per application, in the order given: stored documents by key,
+     * the tables for the rest; `known` are ones this request already read (the reranked head).
+     */
+    const neighboursOf = (state: SearchState, appNums: ReadonlyArray<string>, known: ReadonlyArray<Neighbour> = []) =>
       Effect.gen(function* () {
-        const found = new Map<string, Neighbour>()
+        const wanted = new Set(appNums)
+        const found = new Map<string, Neighbour>(known.filter((n) => wanted.has(n.appNum)).map((n) => [n.appNum, n]))
         if (state.stored) {
-          const keys = appNums.flatMap((n) => state.corpus.keyOf.get(n) ?? [])
+          const keys = appNums.flatMap((n) => (found.has(n) ? [] : (state.corpus.keyOf.get(n) ?? [])))
           for (const [key, d] of yield* Effect.promise(() => state.stored!.read(keys))) {
             const appNum = state.corpus.appNums[key]
             found.set(appNum, { appNum, title: d.title, abstract: d.abstract, firstClaim: d.firstClaim })
@@ -277,9 +281,11 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
           catch: (e) => new BackendFailed({ message: `search failed: ${e instanceof Error ? e.message : String(e)}` })
         })
         let hits: Array<FusedHit & { rerank?: number }> = retrieval.hits
+        // The reranked head's texts: the answer shows the same documents (count ≤ 50 comes from the head), so they are read once.
+        let texts: ReadonlyArray<Neighbour> = []
         if (request.useReranking && hits.length > 0) {
           const head = hits.slice(0, RERANK_DEPTH).map((h) => state.corpus.appNums[h.key])
-          const texts = yield* neighboursOf(state, head)
+          texts = yield* neighboursOf(state, head)
           const scored = yield* hub.rerank(
             searchText,
             texts.map((n) => ({ id: n.appNum, text: [n.title, n.abstract, n.firstClaim].filter(Boolean).join("\n") }))
@@ -290,7 +296,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         }
         const top = hits.slice(0, request.count)
         const appNums = top.map((h) => state.corpus.appNums[h.key])
-        const [shown, claims] = yield* Effect.all([neighboursOf(state, appNums), request.includeClaims ? claimRows(appNums) : Effect.succeed([] as ClaimRow[])], {
+        const [shown, claims] = yield* Effect.all([neighboursOf(state, appNums, texts), request.includeClaims ? claimRows(appNums) : Effect.succeed([] as ClaimRow[])], {
           concurrency: 2
         })
         const apps = shown.map((d): ApplicationRow => ({ app_num: d.appNum, title: d.title, abstract: d.abstract }))
