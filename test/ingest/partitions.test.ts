@@ -159,25 +159,44 @@ describe("incremental ingest", () => {
     expect(keys.size).toBe(incremental.manifest.corpus.files.length)
   }, 120_000)
 
-  it("reads every object again under another ingest code version", async () => {
+  /** Runs the stage itself (not through the runner) into `workDir`, reading in this thread. */
+  const runStage = async (workDir: string, codeVersion: string) => {
     const store = await Effect.runPromise(Effect.provide(CorpusStore, CorpusStore.Default))
     const location = parseCorpusLocation(corpus)
     const objects = await Effect.runPromise(store.list(location))
-    const workDir = path.join(tmp, "other-code")
     await fs.mkdir(workDir, { recursive: true })
     const result = await Effect.runPromise(
-      ingestStage.run({
-        workDir,
-        corpusFiles: objects,
-        openCorpusFile: (p) => store.file(location, p),
-        outputOf: (_, rel) => path.join(workDir, rel),
-        progress: silentProgress,
-        codeVersion: "another-code-version",
-        corpusLocation: location,
-        previous: { dir: previous.versionDir, record: previous.record }
-      }).pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ INGEST_WORKERS: "0" })))
+      ingestStage
+        .run({
+          workDir,
+          corpusFiles: objects,
+          openCorpusFile: (p) => store.file(location, p),
+          outputOf: (_, rel) => path.join(workDir, rel),
+          progress: silentProgress,
+          codeVersion,
+          corpusLocation: location,
+          previous: { dir: previous.versionDir, record: previous.record }
+        })
+        .pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ INGEST_WORKERS: "0" })))
     )
+    return { objects, result }
+  }
+
+  it("reads every object again under another ingest code version", async () => {
+    const { objects, result } = await runStage(path.join(tmp, "other-code"), "another-code-version")
     expect(result.notes?.[0]).toBe(`${objects.length} corpus objects read, 0 reused from the previous version, 0 from an interrupted run`)
     expect(result.rowCounts).toEqual(previous.record.rowCounts)
+  }, 120_000)
+
+  it("resumes an interrupted run from the objects it finished (a folder without object.json is read again)", async () => {
+    const workDir = path.join(tmp, "interrupted")
+    const first = await runStage(workDir, "resumed-code-version")
+    const unfinished = first.result.outputs.find((o) => o.startsWith(".ingest/") && o.endsWith("/object.json"))!
+    await fs.rm(path.join(workDir, unfinished))
+    const { objects, result } = await runStage(workDir, "resumed-code-version")
+    expect(result.notes?.[0]).toBe(`1 corpus objects read, 0 reused from the previous version, ${objects.length - 1} from an interrupted run`)
+    expect(result.rowCounts).toEqual(first.result.rowCounts)
+    expect(result.contentHashes).toEqual(first.result.contentHashes)
+    expect(result.skipped?.samples).toEqual(first.result.skipped?.samples)
   }, 120_000)
 })
