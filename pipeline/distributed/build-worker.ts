@@ -15,13 +15,15 @@
  */
 import * as PlatformWorker from "@effect/platform/Worker"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
-import { type Job, Worker as QueueWorker } from "bullmq"
+import { type Job, UnrecoverableError, Worker as QueueWorker } from "bullmq"
 import { Cause, Clock, Data, Effect, Exit, Option, Runtime, Schema, Stream } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Worker as ThreadWorker } from "node:worker_threads"
 import type { ObjectPartition } from "../ingest/partition.ts"
+import { ingestStage } from "../ingest/stage.ts"
+import { codeVersionOf } from "../stages/fingerprint.ts"
 import type { ParseEvent, ParseRequest, WorkerSettings } from "../ingest/protocol.ts"
 import { ParseObjectJob, type ParseObjectResult, redisConnection } from "./jobs.ts"
 import { scopedS3Client, storedPartition, uploadPartition } from "./partition-store.ts"
@@ -33,6 +35,21 @@ export class ObjectReadFailed extends Data.TaggedError("ObjectReadFailed")<{
 }> {
   override get message() {
     return `reading ${this.path} failed: ${this.reason}`
+  }
+}
+
+/**
+ * The job asks for partitions made by other ingest code than this worker runs (a worker left on an
+ * older checkout). Its partition would be stored under a key that names the other code, and every
+ * later build would trust it: the job fails at once, without retries, and the build says why.
+ */
+export class IngestCodeMismatch extends Data.TaggedError("IngestCodeMismatch")<{
+  readonly path: string
+  readonly wanted: string
+  readonly running: string
+}> {
+  override get message() {
+    return `this build worker runs ingest code ${this.running}, the build reading ${this.path} needs ${this.wanted}: run the workers from the build's checkout`
   }
 }
 
@@ -83,6 +100,8 @@ const PROGRESS_EVERY_MS = 1000
  */
 export const runBuildWorker = (settings: BuildWorkerSettings) =>
   Effect.gen(function* () {
+    // The ingest code version this process reads with, computed as the pipeline runner does for the stage.
+    const codeVersion = yield* Effect.promise(() => codeVersionOf(ingestStage.sources))
     const scratch = yield* scratchFolder
     const pool = yield* makeParsePool(settings.concurrency, scratch)
     const s3 = yield* scopedS3Client(settings.s3)
@@ -125,6 +144,7 @@ export const runBuildWorker = (settings: BuildWorkerSettings) =>
           yield* Effect.log(`found stored ${task.path} key=${task.key}`)
           return stored.value
         }
+        if (task.codeVersion !== codeVersion) return yield* new IngestCodeMismatch({ path: task.path, wanted: task.codeVersion, running: codeVersion })
         const dir = path.join(scratch, task.key)
         return yield* Effect.gen(function* () {
           const partition = yield* readObject(job, task, dir)
@@ -141,6 +161,8 @@ export const runBuildWorker = (settings: BuildWorkerSettings) =>
       const exit = await Runtime.runPromiseExit(runtime)(parseObjectJob(job))
       if (Exit.isSuccess(exit)) return exit.value
       const error = Cause.squash(exit.cause)
+      // Retrying cannot help a worker running other code; any other failure gets the job's attempts.
+      if (error instanceof IngestCodeMismatch) throw new UnrecoverableError(error.message)
       throw error instanceof Error ? error : new Error(String(error))
     }
 
@@ -163,6 +185,6 @@ export const runBuildWorker = (settings: BuildWorkerSettings) =>
       try: () => worker.waitUntilReady(),
       catch: (e) => new BuildWorkerUnavailable({ queue: settings.queueName, reason: e instanceof Error ? e.message : String(e) })
     })
-    yield* Effect.log(`ready on queue ${settings.queueName} with ${settings.concurrency} reader threads`)
+    yield* Effect.log(`ready on queue ${settings.queueName} with ${settings.concurrency} reader threads, ingest code ${codeVersion}`)
     return worker
   })

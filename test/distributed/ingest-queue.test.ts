@@ -20,7 +20,8 @@ import { type ObjectPartition, PARTITION_INDEX, partitionKey } from "../../pipel
 import { mergePartitions } from "../../pipeline/ingest/merge.ts"
 import { parseInWorkers } from "../../pipeline/ingest/pool.ts"
 import type { ParseEvent, ParseRequest } from "../../pipeline/ingest/protocol.ts"
-import { sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
+import { ingestStage } from "../../pipeline/ingest/stage.ts"
+import { codeVersionOf, sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
 import { type LocalS3, startLocalS3, uploadFolder } from "../support/s3.ts"
 
 const REDIS = "redis://127.0.0.1:6379"
@@ -44,9 +45,11 @@ const KILLED_ON = "uspto/ppubs/ppubs-biblio.json.gz"
 let tmp: string
 let corpus: string
 let s3: LocalS3
-const codeVersion = `distributed-test-${process.pid}-${Date.now()}`
+/** The real ingest code version: workers refuse jobs for other code. */
+let codeVersion: string
 
 beforeAll(async () => {
+  codeVersion = await codeVersionOf(ingestStage.sources)
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "distributed-ingest-"))
   corpus = path.join(tmp, "corpus")
   for (const rel of [...OBJECTS, KILLED_ON]) {
@@ -70,11 +73,11 @@ afterAll(async () => {
 
 const CORPUS_OBJECTS = [...OBJECTS, "uspto/grants/corrupt.xml.gz", "uspto/grants/broken.xml.gz"]
 
-const requestsFor = async (location: string, root: string, objects: ReadonlyArray<string>): Promise<ParseRequest[]> =>
+const requestsFor = async (location: string, root: string, objects: ReadonlyArray<string>, code = codeVersion): Promise<ParseRequest[]> =>
   Promise.all(
     objects.map(async (rel) => {
       const object = { path: rel, fingerprint: `sha256:${await sha256OfFile(path.join(corpus, rel))}` }
-      return { location: parseCorpusLocation(location), ...object, codeVersion, dir: path.join(root, partitionKey(codeVersion, object)) }
+      return { location: parseCorpusLocation(location), ...object, codeVersion: code, dir: path.join(root, partitionKey(code, object)) }
     })
   )
 
@@ -308,5 +311,13 @@ describe("parseInQueue", () => {
     expect(error).toMatchObject({ _tag: "DistributedReadFailed", path: OBJECTS[1] })
     expect(String((error as Error).message)).toMatch(/^distributed ingest failed on design-codes\/design-codes\.tsv\.gz: partition \w+: \w+ failed: The specified bucket does not exist/)
     expect(tookPaths(w)).toEqual([OBJECTS[1], OBJECTS[1]])
+
+    // A build of other ingest code than the worker runs fails at once (no retry), saying so.
+    const other = await requestsFor(corpus, path.join(tmp, "other-code"), [OBJECTS[2]], "0123456789abcdef")
+    const mismatch = await Effect.runPromiseExit(parseInQueue(other, () => {}, await settingsFor(queue)))
+    const mismatchError = mismatch._tag === "Failure" ? Cause.squash(mismatch.cause) : undefined
+    expect(mismatchError).toMatchObject({ _tag: "DistributedReadFailed", path: OBJECTS[2] })
+    expect(String((mismatchError as Error).message)).toMatch(new RegExp(`runs ingest code ${codeVersion}, the build reading .* needs 0123456789abcdef`))
+    expect(tookPaths(w).filter((p) => p === OBJECTS[2])).toHaveLength(1)
   }, 120_000)
 })
