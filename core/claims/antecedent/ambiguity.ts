@@ -73,6 +73,12 @@ const narrowRivals = (scan: ClaimScan, m: Mention, recited: Intro[]): Intro[] =>
     const first = rivals.filter((i) => !i.another)
     if (first.length <= 1) rivals = first
   }
+  if (rivals.length > 1) {
+    // "provides electric power to an electrically powered fracturing module …; an electrically powered fracturing module
+    // operatively associated with …": a passing mention inside another element's description, then the element itself.
+    const elements = rivals.filter((i) => i.clauseStart)
+    if (elements.length === 1 && rivals.every((i) => i === elements[0] || !i.elementStart)) rivals = elements
+  }
   if (rivals.length > 1 && m.ofNext === undefined) {
     // "said center" after "a center of gravity" and "a center (B)": a reference without an "of" phrase names the recitation without one.
     const plain = rivals.filter((i) => i.ofKey === undefined)

@@ -188,6 +188,7 @@ export class ClaimScan {
       subject: opts.subject === true,
       number: opts.number ?? numberOfIntro(m, r),
       elementStart: m.elementStart,
+      clauseStart: m.prev === ";" || m.prev === ":" || (m.prev === "and" && (this.tokens[m.detTok - 2]?.l === ";" || this.tokens[m.detTok - 2]?.l === ":")),
       qualifier: m.qualifier,
       ofKey: ofChain(this.mentions, m),
       owner: m.owner,

@@ -14,6 +14,8 @@ export interface Intro {
   readonly subject: boolean
   readonly number: GrammaticalNumber
   readonly elementStart: boolean
+  /** Recited at the head of a clause of its own (after ";" or ":"), as a claim element is. */
+  readonly clauseStart: boolean
   readonly qualifier: string
   /** Key of the phrase after "of", to tell "a top of the frame" from "a top of the display". */
   readonly ofKey?: string
