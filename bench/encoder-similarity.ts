@@ -21,6 +21,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
+import { DEFAULT_SUBWORD_WEIGHT, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { tokenizePatentText } from "../core/text/tokenize.ts"
 import { sqlString } from "../core/artifacts/files.ts"
 import { isHeldOutCpcSymbol, mainGroupOf } from "../pipeline/encoder/held-out.ts"
@@ -254,6 +255,23 @@ const trainedEncoder = async (versionDir: string, kind: "fasttext" | "lsa") => {
   return { encoder: await loadTextEncoder(path.join(work, "encoder")), seconds, notes: result.notes ?? [] }
 }
 
+/** Cosine of the ensemble vectors of two trained encoders at a subword weight `w`. */
+const ensembleSimilarity =
+  (lsa: PatentTextEncoder, subword: PatentTextEncoder, w: number): Similarity =>
+  async (pairs) => {
+    const texts = pairs.flatMap(([a, b]) => [a, b])
+    const [l, s] = await Promise.all([lsa.encode(texts), subword.encode(texts)])
+    const scales = [Math.sqrt(1 - w), Math.sqrt(w)]
+    const joined = texts.map((_, i) => joinVectors([l[i], s[i]], scales))
+    return pairs.map((_, i) => {
+      const a = joined[2 * i]
+      const b = joined[2 * i + 1]
+      let dot = 0
+      for (let k = 0; k < a.length; k++) dot += a[k] * b[k]
+      return dot
+    })
+  }
+
 const main = async () => {
   const versionDir = await fs.realpath(values.artifacts)
   const scheme = await readScheme(versionDir)
@@ -263,6 +281,10 @@ const main = async () => {
   const methods: Array<[string, Similarity, number | null]> = [
     ["subword encoder (fastText, ENCODER=fasttext)", encoderSimilarity(fasttext.encoder), fasttext.seconds],
     ["LSA encoder", encoderSimilarity(lsa.encoder), lsa.seconds],
+    // The ensemble (ENCODER=ensemble) joins exactly these two models' vectors.
+    ...[0.3, 0.5, 0.7].map(
+      (w) => [`ensemble, subword weight ${w} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default weight" : ""})`, ensembleSimilarity(lsa.encoder, fasttext.encoder, w), null] as [string, Similarity, number | null]
+    ),
     ["Jaccard of stems", jaccardOfStems, null],
     ["TF-IDF of character trigrams", trigramTfIdf(scheme.map((e) => e.title)), null]
   ]

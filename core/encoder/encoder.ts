@@ -1,11 +1,13 @@
 /**
  * What the hub and the pipeline need from a text encoder, whichever kind is configured: the
  * corpus-trained subword encoder (subword-encoder.ts), the corpus-trained LSA encoder
- * (lsa-encoder.ts) or any sentence-transformers ONNX export (sentence-transformer.ts).
+ * (lsa-encoder.ts), the two joined (ensemble-encoder.ts) or any sentence-transformers ONNX export
+ * (sentence-transformer.ts).
  * Vectors are L2-normalised, so cosine = dot product.
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { EnsembleTextEncoder } from "./ensemble-encoder.ts"
 import { EncoderLoadError } from "./errors.ts"
 import { LsaTextEncoder } from "./lsa-encoder.ts"
 import { SentenceTransformerEncoder } from "./sentence-transformer.ts"
@@ -22,7 +24,7 @@ export interface TokenVectors {
 }
 
 export interface PatentTextEncoder {
-  readonly kind: "patent-subword" | "patent-lsa" | "sentence-transformer"
+  readonly kind: "patent-subword" | "patent-lsa" | "patent-ensemble" | "sentence-transformer"
   /** Width of every vector returned. */
   readonly dimensions: number
   /** One pooled, L2-normalised vector per text, in order (zeros for a text with no known token). */
@@ -50,6 +52,7 @@ export const loadTextEncoder = async (folder: string, options: EncoderSessionOpt
   }
   if (tokenizer.kind === "patent-subword") return SubwordTextEncoder.load(folder, options)
   if (tokenizer.kind === "patent-lsa") return LsaTextEncoder.load(folder, options)
+  if (tokenizer.kind === "patent-ensemble") return EnsembleTextEncoder.load(folder, loadTextEncoder, options)
   if (tokenizer.model !== undefined) return SentenceTransformerEncoder.load(folder, options)
   throw new EncoderLoadError({ folder, reason: "tokenizer.json is neither a patent-subword or patent-lsa settings file nor a Hugging Face tokenizer" })
 }

@@ -21,8 +21,8 @@ export interface SavedLsaEncoder {
   readonly modelBytes: number
 }
 
-export const saveLsaEncoder = async (versionDir: string, model: TrainedLsaEncoder): Promise<SavedLsaEncoder> => {
-  const folder = path.join(versionDir, encoderFolder)
+export const saveLsaEncoder = async (versionDir: string, model: TrainedLsaEncoder, into = encoderFolder): Promise<SavedLsaEncoder> => {
+  const folder = path.join(versionDir, into)
   await fs.mkdir(folder, { recursive: true })
   const onnxModel = buildLsaEncoderModel(model.termVectors, model.vocabulary.rows, model.settings.dimensions, {
     kind: "patent-lsa",
@@ -43,7 +43,7 @@ export const saveLsaEncoder = async (versionDir: string, model: TrainedLsaEncode
     ["training.json", JSON.stringify(training, null, 2)]
   ]
   for (const [name, content] of files) await fs.writeFile(path.join(folder, name), content)
-  return { files: files.map(([name]) => `${encoderFolder}/${name}`), modelBytes: onnxModel.byteLength }
+  return { files: files.map(([name]) => `${into}/${name}`), modelBytes: onnxModel.byteLength }
 }
 
 /**
@@ -51,8 +51,8 @@ export const saveLsaEncoder = async (versionDir: string, model: TrainedLsaEncode
  * zero padding row in front), encoder/vocab.json (dictionary words in row order, their counts),
  * encoder/tokenizer.json (n-gram and pooling settings), encoder/training.json.
  */
-export const saveSubwordEncoder = async (versionDir: string, model: TrainedSubwordEncoder): Promise<SavedLsaEncoder> => {
-  const folder = path.join(versionDir, encoderFolder)
+export const saveSubwordEncoder = async (versionDir: string, model: TrainedSubwordEncoder, into = encoderFolder): Promise<SavedLsaEncoder> => {
+  const folder = path.join(versionDir, into)
   await fs.mkdir(folder, { recursive: true })
   const d = model.settings.dimensions
   const table = new Float32Array(model.inputMatrix.length + d)
@@ -74,5 +74,5 @@ export const saveSubwordEncoder = async (versionDir: string, model: TrainedSubwo
     ["training.json", JSON.stringify({ kind: "patent-subword", ...model.stats, settings: model.settings }, null, 2)]
   ]
   for (const [name, content] of files) await fs.writeFile(path.join(folder, name), content)
-  return { files: files.map(([name]) => `${encoderFolder}/${name}`), modelBytes: onnxModel.byteLength }
+  return { files: files.map(([name]) => `${into}/${name}`), modelBytes: onnxModel.byteLength }
 }

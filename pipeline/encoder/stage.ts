@@ -10,17 +10,21 @@
  *                  Guidelines text; SIF pooling (subword-train.ts). Better on phrase similarity
  *                  (bench/encoder-similarity.ts), worse than LSA on the sample's held-out
  *                  citations (bench/retrieval.ts), so not yet the default.
+ *   ensemble       both, each vector the weighted join of the two (core/encoder/ensemble-encoder.ts)
  *
  * ENCODER is part of the stage's code version: switching it retrains, and the stages after it
  * (embed, map, atlas, …) rebuild from the new model.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { Config, Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
+import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings } from "../../core/encoder/ensemble-encoder.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { isHeldOutCpcSymbol } from "./held-out.ts"
-import { saveLsaEncoder, saveSubwordEncoder } from "./save.ts"
+import { encoderFolder, saveLsaEncoder, saveSubwordEncoder } from "./save.ts"
 import type { Progress } from "../stages/progress.ts"
 import {
   defaultSubwordTrainingOptions,
@@ -31,7 +35,7 @@ import {
 } from "./subword-train.ts"
 import { trainLsaEncoder } from "./train.ts"
 
-export const EncoderKind = Config.literal("fasttext", "lsa")("ENCODER").pipe(Config.withDefault("lsa" as const))
+export const EncoderKind = Config.literal("fasttext", "lsa", "ensemble")("ENCODER").pipe(Config.withDefault("lsa" as const))
 
 /** Texts of one query's `text` column (nulls and empty strings skipped), streamed. */
 const column = (conn: DuckDBConnection, sql: string) =>
@@ -129,7 +133,7 @@ const collect = async (texts: () => AsyncIterable<string>) => {
   return out
 }
 
-const trainFastText = (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>) =>
+const trainFastText = (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>, into = encoderFolder) =>
   withTables(workDir, async (conn): Promise<StageResult> => {
     const o = { ...defaultSubwordTrainingOptions, ...options }
     const sources = await trainingSources(conn, o)
@@ -145,7 +149,7 @@ const trainFastText = (workDir: string, progress: Progress, options: Partial<Sub
         } else progress.info(`encoder: ${phase} ${done}`)
       }
     })
-    const saved = await saveSubwordEncoder(workDir, model)
+    const saved = await saveSubwordEncoder(workDir, model, into)
     const read = Object.entries(model.stats.sources).map(([name, s]) => `${name} ${s.kept}/${s.words}`)
     return {
       outputs: [...saved.files],
@@ -156,7 +160,7 @@ const trainFastText = (workDir: string, progress: Progress, options: Partial<Sub
     }
   })
 
-const trainLsa = (workDir: string, progress: Progress) =>
+const trainLsa = (workDir: string, progress: Progress, into = encoderFolder) =>
   withTables(workDir, async (conn): Promise<StageResult> => {
     let last = 0
     // Training reads the texts twice (document frequencies, then the matrix): a function
@@ -167,7 +171,7 @@ const trainLsa = (workDir: string, progress: Progress) =>
         last = documents
       }
     })
-    const saved = await saveLsaEncoder(workDir, model)
+    const saved = await saveLsaEncoder(workDir, model, into)
     return {
       outputs: [...saved.files],
       rowCounts: { encoder_vocabulary: model.vocabulary.terms.length },
@@ -178,15 +182,39 @@ const trainLsa = (workDir: string, progress: Progress) =>
   })
 
 /**
+ * Both encoders, side by side under encoder/lsa and encoder/subword, and an ensemble settings file
+ * naming them with their weights (core/encoder/ensemble-encoder.ts): LSA carries the retrieval
+ * signal of the corpus's own co-occurrences, the subword model knows every word and its pieces.
+ */
+const trainEnsemble = async (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>): Promise<StageResult> => {
+  const lsa = await trainLsa(workDir, progress, `${encoderFolder}/${ENSEMBLE_PARTS.lsa}`)
+  const subword = await trainFastText(workDir, progress, options, `${encoderFolder}/${ENSEMBLE_PARTS.subword}`)
+  const settings: EnsembleSettings = {
+    kind: "patent-ensemble",
+    parts: [
+      { folder: ENSEMBLE_PARTS.lsa, weight: 1 - DEFAULT_SUBWORD_WEIGHT, tokens: true },
+      { folder: ENSEMBLE_PARTS.subword, weight: DEFAULT_SUBWORD_WEIGHT, tokens: false }
+    ]
+  }
+  await fs.writeFile(path.join(workDir, encoderFolder, "tokenizer.json"), JSON.stringify(settings, null, 2))
+  return {
+    outputs: [...lsa.outputs, ...subword.outputs, `${encoderFolder}/tokenizer.json`],
+    rowCounts: { encoder_vocabulary: (lsa.rowCounts.encoder_vocabulary ?? 0) + (subword.rowCounts.encoder_vocabulary ?? 0) },
+    notes: [...(lsa.notes ?? []), ...(subword.notes ?? []), `ensemble: LSA weight ${settings.parts[0].weight}, subword weight ${settings.parts[1].weight}`]
+  }
+}
+
+/**
  * Trains an encoder of the given kind on the tables of the version in workDir and writes it to
- * workDir/encoder (the stage; the similarity benchmark uses it to train both kinds side by side).
+ * workDir/encoder (the stage; the similarity benchmark uses it to train every kind side by side).
  */
 export const trainEncoder = (
-  kind: "fasttext" | "lsa",
+  kind: "fasttext" | "lsa" | "ensemble",
   workDir: string,
   progress: Progress,
   options: Partial<SubwordTrainingOptions> = {}
-): Promise<StageResult> => (kind === "lsa" ? trainLsa(workDir, progress) : trainFastText(workDir, progress, options))
+): Promise<StageResult> =>
+  kind === "lsa" ? trainLsa(workDir, progress) : kind === "fasttext" ? trainFastText(workDir, progress, options) : trainEnsemble(workDir, progress, options)
 
 export const encoderStage: Stage = {
   name: "encoder",
