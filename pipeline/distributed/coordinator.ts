@@ -70,7 +70,8 @@ export const parseInQueue = (
             defaultJobOptions: {
               attempts: settings.attempts,
               backoff: { type: "exponential", delay: 1000 },
-              // Results stay a day (a restarted coordinator finds them), failures a week (for a look).
+              // Results stay a day (the reconcile reads a missed completion's result back from its job),
+              // failures a week (for a look with any BullMQ dashboard).
               removeOnComplete: { age: 24 * 3600 },
               removeOnFail: { age: 7 * 24 * 3600 }
             }

@@ -10,7 +10,7 @@
  *   name per build that runs at the same time as another; jobs are keyed by partition key, which
  *   is content-derived, so consecutive builds can safely share a name.
  */
-import { Config, ConfigError, Effect, Either, Option, type Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
 import { parseS3Uri, S3Settings, type S3Location } from "../../core/artifacts/s3.ts"
 import { ingestWorkers } from "../ingest/pool.ts"
 
@@ -20,7 +20,12 @@ const queueName = Config.string("BUILD_QUEUE_NAME").pipe(
   Config.validate({ message: "BUILD_QUEUE_NAME must be letters, digits, '-', '_' or '.'", validation: (s) => /^[A-Za-z0-9._-]+$/.test(s) })
 )
 
-const redisUrl = Config.redacted("BUILD_QUEUE")
+// Read as a plain string so a missing or malformed value gets a readable error, then kept
+// redacted: the URL may carry the Redis password.
+const redisUrl = Config.string("BUILD_QUEUE").pipe(
+  Config.validate({ message: "BUILD_QUEUE must be redis://[user:password@]host[:port][/db] (rediss:// for TLS)", validation: (s) => /^rediss?:\/\/[^/]/.test(s) }),
+  Config.map(Redacted.make)
+)
 
 const store = Config.string("BUILD_STORE").pipe(
   Config.mapOrFail((uri) =>
