@@ -114,6 +114,21 @@ export const BEFORE = {
   } as Record<string, number>
 }
 
+/**
+ * The same counts at the end of issue 21's second round (commit af1d48f; split halves per the
+ * bench's own results then): where this round started.
+ */
+export const PREVIOUS_ROUND = {
+  claims: 4550,
+  byRow: {
+    "high:improper-dependency": 1, "high:no-antecedent-basis": 36,
+    "medium:ambiguous-reference": 70, "medium:double-inclusion": 21, "medium:no-antecedent-basis": 137, "medium:plural-singular-mismatch": 37,
+    "low:missing-article": 12, "low:modified-reference": 39, "low:no-antecedent-basis": 921, "low:plural-singular-mismatch": 137,
+    "info:no-antecedent-basis": 285, "info:preamble-only-basis": 584
+  } as Record<string, number>,
+  splits: { dev: { medium: 0.0516, low: 0.2598 }, test: { medium: 0.0665, low: 0.2238 } }
+}
+
 /** FNV-1a of a string: a stable, uniform order that does not depend on which other findings exist. */
 const fnv1a = (s: string): number => {
   let h = 0x811c9dc5
@@ -331,7 +346,7 @@ const main = async () => {
       measure: `${split} half: high / medium / low / info per claim`,
       value: ["perClaim", "mediumPerClaim", "lowPerClaim", "informationalPerClaim"].map((k) => bySplit[split][k as "perClaim"].toFixed(3)).join(" / "),
       target: "≤ 0.01 / 0.05 / 0.25",
-      detail: `${bySplit[split].claims} claims${split === "test" ? `; recall ${Object.values(testRecall.tally).map((t) => (t.planted === 0 ? "-" : (t.found / t.planted).toFixed(2))).join(" ")}` : ""}`
+      detail: `${bySplit[split].claims} claims; previous round medium ${PREVIOUS_ROUND.splits[split].medium.toFixed(3)}, low ${PREVIOUS_ROUND.splits[split].low.toFixed(3)}${split === "test" ? `; recall ${Object.values(testRecall.tally).map((t) => (t.planted === 0 ? "-" : (t.found / t.planted).toFixed(2))).join(" ")}` : ""}`
     })),
     { measure: "µs per claim (fastest pass)", value: us.fastest.toFixed(1), target: "≤ 50", detail: `median pass ${us.median.toFixed(1)} µs; CPU ${us.fastestCpu.toFixed(1)} µs; load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores` }
   ]
@@ -343,10 +358,13 @@ const main = async () => {
   ])
   const comparable = BEFORE.claims === precision.claims
   const types = [...new Set([...Object.keys(BEFORE.byRow), ...Object.keys(precision.byRow)])].sort()
-  const table = types.map((t) => ({ finding: t, before: comparable ? BEFORE.byRow[t] ?? 0 : null, after: precision.byRow[t] ?? 0 }))
-  printTable(`Findings on granted claims by severity and type (before: commit 6f699f8${comparable ? "" : ", another sample: not comparable"})`, table, [
+  const table = [...new Set([...types, ...Object.keys(PREVIOUS_ROUND.byRow)])].sort().map((t) => ({
+    finding: t, before: comparable ? BEFORE.byRow[t] ?? 0 : null, previousRound: comparable ? PREVIOUS_ROUND.byRow[t] ?? 0 : null, after: precision.byRow[t] ?? 0
+  }))
+  printTable(`Findings on granted claims by severity and type (before: commit 6f699f8; previous round: af1d48f${comparable ? "" : "; another sample: not comparable"})`, table, [
     ["finding", (r) => r.finding],
     ["before", (r) => (r.before === null ? "-" : String(r.before))],
+    ["previous round", (r) => (r.previousRound === null ? "-" : String(r.previousRound))],
     ["after", (r) => String(r.after)]
   ])
   await writeResult("antecedent-quality", {
