@@ -95,8 +95,8 @@ export interface SuppressionContext {
   readonly beforePrev: string
   /** Whether an -ing/-ed word of the same root appears earlier in the claim chain ("rotating" → "the rotation"). */
   readonly verbRootBefore: (word: string) => boolean
-  /** The chain recites steps ("comprising the steps of"): "the step" is one of them. */
-  readonly methodClaim: boolean
+  /** The chain recites steps ("comprising the steps of"): "the step" is one of them. Asked only about "the step". */
+  readonly methodClaim: () => boolean
   /** A design or plant claim in formal terms: it names the article shown and recites nothing to refer back to. */
   readonly formalClaim: boolean
 }
@@ -125,7 +125,7 @@ export const suppressionFor = (m: Mention, r: Reading, ctx: SuppressionContext):
   // "the step for providing": a step-plus-function element (35 U.S.C. 112(f)) names itself.
   // "the step-down converter" is no step: the word must stand alone.
   const step = r.words.includes("step") && !/step-|-step/i.test(ctx.text.slice(r.start, r.end))
-  if (step && (m.next === "of" || m.next === "for" || r.words.length > 1 || ctx.methodClaim)) return "step-reference"
+  if (step && (m.next === "of" || m.next === "for" || r.words.length > 1 || ctx.methodClaim())) return "step-reference"
   // Tied to a thing already recited ("of the sphere", "thereof"); "the length of a cable" is only reported low.
   const ofMention = m.ofNext !== undefined ? ctx.mentions[m.ofNext] : undefined
   const tied = m.thereof || (m.prev.endsWith("'s") && m.prev.length > 2) || (isTied(m) && (ofMention === undefined ? m.next !== "of" : ofMention.kind === "ref" || ofMention.kind === "each"))

@@ -14,7 +14,7 @@ export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   const { text, tokens, mentions } = scan
   const ctx = {
     text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore: scan.verbRootBefore, formalClaim: scan.formalClaim,
-    methodClaim: scan.stemBefore("step")
+    methodClaim: () => scan.stemBefore("step")
   }
   let said = r
   let rule = suppressionFor(m, said, ctx)
