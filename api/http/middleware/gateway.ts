@@ -38,6 +38,7 @@ import { SYSTEM_PATHS, systemResponse } from "../system.ts"
 import { bufferChunkedBody, readJsonBody } from "./body.ts"
 import { Drain } from "./Drain.ts"
 import { requestIdFor, splitUrl } from "./request-id.ts"
+import { requestLog } from "./request-log.ts"
 import { isPreflight, preflightResponse, webPolish } from "./web.ts"
 
 const CAPABILITY_TAGS = new Set([
@@ -73,6 +74,7 @@ export const gateway = Effect.gen(function* () {
   const metrics = yield* Metrics
   const quota = yield* Quota
   const mcp = yield* McpMount
+  const log = settings.logRequests ? yield* requestLog() : undefined
   const services = yield* Effect.context<Settings | KeyStore | ArtifactStore | Metrics | Drain | HubClient | StateDatabase>()
 
   return (router: HttpApp.Default): HttpApp.Default => {
@@ -166,19 +168,17 @@ export const gateway = Effect.gen(function* () {
       response = yield* webPolish(request, response, { path, authenticated: !SYSTEM_PATHS.has(path), corsOrigins: settings.corsOrigins ?? [] })
       const seconds = (performance.now() - started) / 1000
       metrics.observeRequest(outcome.route, request.method, response.status, seconds)
-      if (settings.logRequests) {
-        yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({
-            requestId,
-            method: request.method,
-            path,
-            route: outcome.route,
-            status: response.status,
-            ms: Math.round(seconds * 1000),
-            key: outcome.caller?.handle ?? null,
-            remote: Option.getOrNull(request.remoteAddress)
-          })
-        )
+      if (log !== undefined) {
+        yield* log.write({
+          requestId,
+          method: request.method,
+          path,
+          route: outcome.route,
+          status: response.status,
+          ms: Math.round(seconds * 1000),
+          key: outcome.caller?.handle ?? null,
+          remote: Option.getOrNull(request.remoteAddress)
+        })
       }
       return response
     }).pipe(Effect.provide(services))
