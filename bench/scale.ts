@@ -22,6 +22,8 @@
  *        [--root .tmp/bench-retrieval] [--sample [DIR]] [--no-build] [--seed 1] [--no-write]
  *
  * --no-build: use the versions as they are, and skip a size whose version is missing.
+ * --only TEXT: measure only the routes whose name contains TEXT (comma-separated alternatives);
+ *   for before/after comparisons of a few routes. Implies --no-write.
  * --sample: also measure the sample build (artifacts/current, or DIR) as a further column.
  * SCALE_DEBUG=1 prints the first answer of every route.
  */
@@ -43,7 +45,8 @@ const { values } = parseArgs({
     sample: { type: "string" },
     "no-build": { type: "boolean", default: false },
     seed: { type: "string", default: "1" },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    only: { type: "string" }
   },
   // `--sample` alone means the sample build at artifacts/current.
   args: process.argv.slice(2).flatMap((a, i, all) => (a === "--sample" && (all[i + 1] === undefined || all[i + 1]!.startsWith("--")) ? [a, "artifacts/current"] : [a]))
@@ -591,7 +594,8 @@ const measure = async (label: string, requestedN: number | null, versionDir: str
       const text = await r.text()
       return { ms: performance.now() - t, status: r.status, text }
     }
-    const list = scenarios(inputs)
+    const only = values.only?.split(",").filter(Boolean)
+    const list = scenarios(inputs).filter((s) => only === undefined || only.some((o) => s.name.includes(o)))
     // Warm every route with inputs the measured requests do not use.
     for (const s of list) for (let i = 0; i < WARM; i++) await call(s.call(REQUESTS + i)).catch(() => undefined)
 
@@ -741,7 +745,7 @@ const missed = rows.filter((r) => r.targetMet === false || r.growthMet === false
 log(`\n${rows.length - missed.length}/${rows.length} rows meet their targets${missed.length ? `; missed: ${missed.map((r) => r.name).join(", ")}` : ""}`)
 if (skipped.length) log(`skipped: ${skipped.join("; ")}`)
 
-if (!values["no-write"])
+if (!values["no-write"] && values.only === undefined)
   await writeResult("scale", {
     cpus: os.cpus().length,
     requestsPerRoute: REQUESTS,
