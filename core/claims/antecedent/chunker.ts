@@ -310,8 +310,11 @@ const wordAt = (t: ReadonlyArray<Token>, k: number): string => {
 const theLike = (x: string) => x === "the" || x === "said"
 
 /** After "the" / "said" / "each of the": an optional quantifier ("at least one", "plurality of", "set of"). */
+/** First words of the quantifiers above: after most "the"s none of them follows, and none is tried. */
+const QUANTIFIER_STARTS = new Set(QUANTIFIER_AFTER_THE.map(([seq]) => seq[0]))
+
 const afterThe = (t: ReadonlyArray<Token>, start: number, det: string, detNumber: GrammaticalNumber | undefined): Determiner => {
-  for (const [seq, num] of QUANTIFIER_AFTER_THE) {
+  if (QUANTIFIER_STARTS.has(wordAt(t, start))) for (const [seq, num] of QUANTIFIER_AFTER_THE) {
     let hit = true
     for (let j = 0; j < seq.length && hit; j++) hit = wordAt(t, start + j) === seq[j]
     if (hit && wordAt(t, start + seq.length) !== "of") {

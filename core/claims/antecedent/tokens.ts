@@ -18,8 +18,9 @@ export class Token {
   }
 }
 
-// "P&C controller", "R&D": an ampersand between letters joins one word.
-const TOKEN = /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/&][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
+// "P&C controller", "R&D": an ampersand between letters joins one word. The tokens this pattern
+// would match, read by hand below:
+// /[A-Za-z0-9\u00C0-\u024F]+(?:[-'\u2019/&][A-Za-z0-9\u00C0-\u024F]+)*|[^\sA-Za-z0-9\u00C0-\u024F]/g
 
 const LETTER = /^[\p{L}\p{N}]/u
 
@@ -30,26 +31,53 @@ const PRIMES = /['\u2019\u2032\u2033]+(?![A-Za-z0-9])/y
 /** Apostrophes and primes that read as "'": most claims have none, and then no token is looked at for them. */
 const PRIME_CHARS = /[\u2019\u2032\u2033]/
 
+/** A code unit of a word: A-Z, a-z, 0-9, U+00C0-U+024F (the pattern's class). */
+const isWordUnit = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 0xc0 && c <= 0x24f)
+/** What may join two runs of word units into one token: - ' \u2019 / &. */
+const isJoiner = (c: number) => c === 45 || c === 39 || c === 0x2019 || c === 47 || c === 38
+/** JavaScript's \s. */
+const isSpace = (c: number) =>
+  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+  c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+
+/**
+ * Tokens as the pattern above would match them, read code unit by code unit: the checker tokenises every
+ * claim, and the scan allocates no match arrays.
+ */
 export const tokenize = (text: string, from = 0): Token[] => {
   const out: Token[] = []
   const primes = PRIME_CHARS.test(text)
-  TOKEN.lastIndex = from
-  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
-    let raw = m[0]
-    const c0 = raw.charCodeAt(0)
-    if (c0 >= 65 && c0 <= 90 && SYMBOL.test(raw)) {
-      PRIMES.lastIndex = m.index + raw.length
-      const primes = PRIMES.exec(text)
-      if (primes) {
-        raw += primes[0]
-        TOKEN.lastIndex = PRIMES.lastIndex
+  const n = text.length
+  let i = from
+  while (i < n) {
+    const c0 = text.charCodeAt(i)
+    if (isSpace(c0)) {
+      i++
+      continue
+    }
+    const at = i
+    let end = i + 1
+    if (isWordUnit(c0)) {
+      while (end < n && isWordUnit(text.charCodeAt(end))) end++
+      while (end + 1 < n && isJoiner(text.charCodeAt(end)) && isWordUnit(text.charCodeAt(end + 1))) {
+        end += 2
+        while (end < n && isWordUnit(text.charCodeAt(end))) end++
       }
     }
-    const c = c0
+    let raw = text.slice(at, end)
+    if (c0 >= 65 && c0 <= 90 && SYMBOL.test(raw)) {
+      PRIMES.lastIndex = end
+      const primed = PRIMES.exec(text)
+      if (primed) {
+        raw += primed[0]
+        end = PRIMES.lastIndex
+      }
+    }
+    i = end
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
-    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && LETTER.test(raw))
+    const word = (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122) || (c0 >= 0xc0 && LETTER.test(raw))
     const lower = raw.toLowerCase()
-    out.push(new Token(primes && PRIME_CHARS.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, m.index, m.index + raw.length, word))
+    out.push(new Token(primes && PRIME_CHARS.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, at, at + raw.length, word))
   }
   return out
 }
