@@ -5,8 +5,12 @@ import { PatentMapService, type PointsQuery } from "../../patent-map/PatentMapSe
 import { PatentApi } from "../Api.ts"
 import { stampedJson, stampedResponse } from "../middleware/stamped-json.ts"
 
-/** Distinct points queries whose encoded answer is kept (10,000 points are 1.3 MB of JSON). */
-const POINTS_BODIES = 16
+/**
+ * Distinct points queries whose encoded answer is kept, least recently used first out: 10,000
+ * points are 1.3 MB of JSON plus ~0.3 MB per compressed prefix, so at most ~80 MB when every
+ * entry holds the 50,000-point maximum.
+ */
+const POINTS_BODIES = 8
 
 export const PatentMapLive = HttpApiBuilder.group(PatentApi, "patent-map", (handlers) =>
   Effect.gen(function* () {
