@@ -18,7 +18,7 @@ TSX := node --import tsx
 export ONNXRUNTIME_NODE_INSTALL := skip
 export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE := 1
 
-.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup rollback
+.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup rollback build-worker
 
 # npm ci installs exactly the lock file (it lists every platform's optional packages); without a
 # lock file, npm install writes one.
@@ -35,6 +35,12 @@ typecheck: install
 ## With PUBLISH=s3://bucket/prefix the version is then uploaded and the bucket's `current` moved.
 artifacts: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)" $(if $(PUBLISH),--publish "$(PUBLISH)")
+
+## A build worker for distributed builds: reads corpus objects from the build queue (BUILD_QUEUE,
+## BUILD_QUEUE_NAME) into partitions on S3 (BUILD_STORE side: S3_ENDPOINT, AWS_*) until SIGTERM;
+## INGEST_WORKERS objects at once. See docs/deploy.md.
+build-worker: install
+	$(TSX) pipeline/distributed/worker-main.ts
 
 ## Points $(ARTIFACTS)/current back at the previous complete version; a running `make serve` follows it.
 rollback: install
@@ -55,7 +61,7 @@ test: install
 
 bench: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
-	$(TSX) bench/ingest.ts --synth $(N)
+	$(TSX) bench/ingest.ts --synth 20000
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/serving-records.ts
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current

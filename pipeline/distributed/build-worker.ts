@@ -21,9 +21,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Worker as ThreadWorker } from "node:worker_threads"
-import type { ObjectPartition } from "../ingest/partition.ts"
-import { ingestStage } from "../ingest/stage.ts"
-import { codeVersionOf } from "../stages/fingerprint.ts"
+import { type ObjectPartition, readerCodeVersion } from "../ingest/partition.ts"
 import type { ParseEvent, ParseRequest, WorkerSettings } from "../ingest/protocol.ts"
 import { ParseObjectJob, type ParseObjectResult, redisConnection } from "./jobs.ts"
 import { scopedS3Client, storedPartition, uploadPartition } from "./partition-store.ts"
@@ -100,8 +98,8 @@ const PROGRESS_EVERY_MS = 1000
  */
 export const runBuildWorker = (settings: BuildWorkerSettings) =>
   Effect.gen(function* () {
-    // The ingest code version this process reads with, computed as the pipeline runner does for the stage.
-    const codeVersion = yield* Effect.promise(() => codeVersionOf(ingestStage.sources))
+    // The reading code this process runs, as the ingest stage keys partitions by it.
+    const codeVersion = yield* Effect.promise(readerCodeVersion)
     const scratch = yield* scratchFolder
     const pool = yield* makeParsePool(settings.concurrency, scratch)
     const s3 = yield* scopedS3Client(settings.s3)

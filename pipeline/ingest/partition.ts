@@ -19,7 +19,7 @@ import { sqlString } from "../../core/artifacts/files.ts"
 import { SkippedRecord } from "../../core/artifacts/manifest.ts"
 import { readerTables, type ReaderTableName } from "../../core/artifacts/tables.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
-import { sha256 } from "../stages/fingerprint.ts"
+import { codeVersionOf, sha256 } from "../stages/fingerprint.ts"
 import { SkipTally } from "../stages/Stage.ts"
 import { chooseReader } from "./dispatch.ts"
 import { appendValue, partitionDdl, rowProblem } from "./staging.ts"
@@ -48,6 +48,13 @@ export interface ObjectIdentity {
   readonly path: string
   readonly fingerprint: string
 }
+
+/**
+ * The code a partition depends on: what reads an object into its rows (the worker thread and
+ * everything it imports: readers, row checks, table definitions). The merge, the stage's
+ * planning and the distributed queue are not part of it, so changing them reuses every partition.
+ */
+export const readerCodeVersion = () => codeVersionOf(["pipeline/ingest/worker.ts"])
 
 export const partitionKey = (codeVersion: string, obj: ObjectIdentity) =>
   sha256(`${codeVersion}\u0000${obj.path}\u0000${obj.fingerprint}`).slice(0, 32)

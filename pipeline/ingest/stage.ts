@@ -19,7 +19,6 @@ import * as path from "node:path"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import type { CorpusObject } from "../corpus/CorpusStore.ts"
-import { codeVersionOf } from "../stages/fingerprint.ts"
 import { SkipTally, type Stage, type StageContext, type StageResult } from "../stages/Stage.ts"
 import { mergePartitions } from "./merge.ts"
 import {
@@ -30,10 +29,13 @@ import {
   partitionKey,
   partitionRel,
   PartitionWriter,
-  readPartition
+  readPartition,
+  readerCodeVersion
 } from "./partition.ts"
 import { ingestWorkers, parseInWorkers } from "./pool.ts"
-import type { ParseRequest } from "./protocol.ts"
+import type { ParseEvent, ParseRequest } from "./protocol.ts"
+import { parseInQueue } from "../distributed/coordinator.ts"
+import { buildQueueSettings } from "../distributed/settings.ts"
 
 const sources = ["pipeline/ingest", "core/artifacts/tables.ts", "core/corpus", "core/claims/dependencies.ts", "core/text", "core/guidance/ids.ts"]
 
@@ -87,9 +89,13 @@ const parseHere = (ctx: StageContext, requests: ReadonlyArray<ParseRequest>, sta
     (writer) => Effect.sync(() => writer.close())
   )
 
-const run = (ctx: StageContext) =>
+/**
+ * The stage. Partitions are keyed by the version of the code that reads objects (`readerVersion`,
+ * default: readerCodeVersion()), not the whole stage's, so a change to the merge keeps them.
+ */
+export const runIngest = (ctx: StageContext, options: { readonly readerVersion?: string } = {}) =>
   Effect.gen(function* () {
-    const codeVersion = ctx.codeVersion ?? (yield* Effect.promise(() => codeVersionOf(sources)))
+    const codeVersion = options.readerVersion ?? (yield* Effect.promise(readerCodeVersion))
     const workers = yield* ingestWorkers
     const stagingDir = path.join(ctx.workDir, ".staging")
     yield* Effect.promise(() => fs.mkdir(stagingDir, { recursive: true }))
@@ -139,14 +145,21 @@ const run = (ctx: StageContext) =>
       partitions.set(docOf.get(r.path)!, partition)
       ctx.progress.info(`${r.path} read (${++read}/${requests.length})`)
     }
+    const onEvent = (r: ParseRequest, ev: ParseEvent) => {
+      if (ev._tag === "Rows") ctx.progress.tick(ev.n, "rows", r.path)
+      else finished(r, ev.partition)
+    }
     const threads = Math.min(workers, requests.length)
-    if (requests.length > 0) ctx.progress.info(`reading ${requests.length} objects with ${threads > 0 && ctx.corpusLocation ? `${threads} worker threads` : "this thread"}`)
-    if (threads > 0 && ctx.corpusLocation) {
-      yield* parseInWorkers(requests, threads, stagingDir, (r, ev) => {
-        if (ev._tag === "Rows") ctx.progress.tick(ev.n, "rows", r.path)
-        else finished(r, ev.partition)
-      })
+    // BUILD_QUEUE set: the objects are read by build workers on any machine (pipeline/distributed).
+    const distributed = yield* buildQueueSettings
+    if (Option.isSome(distributed) && ctx.corpusLocation && requests.length > 0) {
+      ctx.progress.info(`reading ${requests.length} objects on build queue ${distributed.value.queueName} (partitions through ${distributed.value.store.display})`)
+      yield* parseInQueue(requests, onEvent, distributed.value)
+    } else if (threads > 0 && ctx.corpusLocation) {
+      if (requests.length > 0) ctx.progress.info(`reading ${requests.length} objects with ${threads} worker threads`)
+      yield* parseInWorkers(requests, threads, stagingDir, onEvent)
     } else {
+      if (requests.length > 0) ctx.progress.info(`reading ${requests.length} objects with this thread`)
       yield* parseHere(ctx, requests, stagingDir, finished)
     }
 
@@ -185,5 +198,5 @@ export const ingestStage: Stage = {
   dependsOn: [],
   // Page images are copied by their own stage; everything else is read (or skipped and counted) here.
   readsCorpusFile: (p) => !isPageImagePath(p),
-  run
+  run: (ctx) => runIngest(ctx)
 }

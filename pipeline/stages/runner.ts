@@ -13,7 +13,7 @@
  * - Only after the manifest validates is the directory renamed to its version name and
  *   `current` switched to it.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Runtime } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { decodeManifest, type Manifest, type StageRecord } from "../../core/artifacts/manifest.ts"
@@ -140,14 +140,16 @@ const recordOf = async (
 
 /** Runs the stages under the artifacts folder's build lock (concurrent builds wait their turn). */
 export const runPipeline = (opts: PipelineOptions) =>
-  Effect.flatMap(Effect.context<CorpusStore>(), (context) =>
+  // The build runs with the caller's runtime (its services, Config provider, logger): a stage reads
+  // INGEST_WORKERS, ENCODER … from whatever provider the caller set, not only the environment.
+  Effect.flatMap(Effect.runtime<CorpusStore>(), (runtime) =>
     Effect.tryPromise({
       try: async () => {
         await fs.mkdir(path.resolve(opts.artifactsRoot), { recursive: true })
         let told = false
         return withBuildLock(
           path.resolve(opts.artifactsRoot),
-          () => Effect.runPromise(Effect.either(build(opts).pipe(Effect.provide(context)))),
+          () => Runtime.runPromise(runtime)(Effect.either(build(opts))),
           (holder) => {
             if (!told) opts.progress.info(`waiting for the build running in process ${holder}`)
             told = true

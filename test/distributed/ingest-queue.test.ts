@@ -16,12 +16,11 @@ import { sqlString } from "../../core/artifacts/files.ts"
 import { parseCorpusLocation } from "../../pipeline/corpus/CorpusStore.ts"
 import { obliterateQueue, parseInQueue } from "../../pipeline/distributed/coordinator.ts"
 import { buildQueueSettings } from "../../pipeline/distributed/settings.ts"
-import { type ObjectPartition, PARTITION_INDEX, partitionKey } from "../../pipeline/ingest/partition.ts"
+import { type ObjectPartition, PARTITION_INDEX, partitionKey, readerCodeVersion } from "../../pipeline/ingest/partition.ts"
 import { mergePartitions } from "../../pipeline/ingest/merge.ts"
 import { parseInWorkers } from "../../pipeline/ingest/pool.ts"
 import type { ParseEvent, ParseRequest } from "../../pipeline/ingest/protocol.ts"
-import { ingestStage } from "../../pipeline/ingest/stage.ts"
-import { codeVersionOf, sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
+import { sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
 import { type LocalS3, startLocalS3, uploadFolder } from "../support/s3.ts"
 
 const REDIS = "redis://127.0.0.1:6379"
@@ -49,7 +48,7 @@ let s3: LocalS3
 let codeVersion: string
 
 beforeAll(async () => {
-  codeVersion = await codeVersionOf(ingestStage.sources)
+  codeVersion = await readerCodeVersion()
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "distributed-ingest-"))
   corpus = path.join(tmp, "corpus")
   for (const rel of [...OBJECTS, KILLED_ON]) {

@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore, parseCorpusLocation } from "../../pipeline/corpus/CorpusStore.ts"
-import { ingestStage } from "../../pipeline/ingest/stage.ts"
+import { ingestStage, runIngest } from "../../pipeline/ingest/stage.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
 
@@ -166,18 +166,18 @@ describe("incremental ingest", () => {
     const objects = await Effect.runPromise(store.list(location))
     await fs.mkdir(workDir, { recursive: true })
     const result = await Effect.runPromise(
-      ingestStage
-        .run({
+      runIngest(
+        {
           workDir,
           corpusFiles: objects,
           openCorpusFile: (p) => store.file(location, p),
           outputOf: (_, rel) => path.join(workDir, rel),
           progress: silentProgress,
-          codeVersion,
           corpusLocation: location,
           previous: { dir: previous.versionDir, record: previous.record }
-        })
-        .pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ INGEST_WORKERS: "0" })))
+        },
+        { readerVersion: codeVersion }
+      ).pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ INGEST_WORKERS: "0" })))
     )
     return { objects, result }
   }
