@@ -8,7 +8,8 @@ N ?= 100000
 OUT ?= .tmp/synth-$(N)
 SEED ?= 42
 SOAK_MINUTES ?= 10
-# The encoder the pipeline trains: lsa (default) or fasttext (subword skip-gram); see README.
+# The encoder the pipeline trains: lsa (default), fasttext (subword skip-gram) or ensemble (both
+# joined); see README.
 ENCODER ?= lsa
 export ENCODER
 TSX := node --import tsx

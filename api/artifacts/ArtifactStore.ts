@@ -108,12 +108,17 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
     const served = opened._tag === "Right" ? Option.some(opened.right) : Option.none<ServedVersion>()
     const reason = opened._tag === "Left" ? opened.left : undefined
     if (reason) yield* Effect.logWarning(reason)
+    // What services opened from this version's files (search state, vector rows) is closed with
+    // it: a running service releases each old version after a switch, and its file handles must go too.
+    const closers: Array<() => Promise<unknown>> = []
     // The instance closes after the pool (finalizers run in reverse order of registration).
     yield* Effect.addFinalizer(() =>
       Option.match(served, {
         onNone: () => Effect.void,
         onSome: (s) =>
-          Effect.promise(() => Promise.allSettled([...s.records.values()].map((f) => f.close()))).pipe(Effect.zipRight(Effect.sync(() => s.instance.closeSync())))
+          Effect.promise(() => Promise.allSettled([...closers.map((close) => close()), ...[...s.records.values()].map((f) => f.close())])).pipe(
+            Effect.zipRight(Effect.sync(() => s.instance.closeSync()))
+          )
       })
     )
 
@@ -184,6 +189,8 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
           onSome: (s) => ({ loaded: true as const, version: s.manifest.version, tables: [...s.tables].sort() })
         }),
       served: () => served,
+      /** Closes `close`'s resource when this version is released (after its last request). */
+      onRelease: (close: () => Promise<unknown>) => Effect.sync(() => void closers.push(close)),
       preload,
       preloaded,
       probe,

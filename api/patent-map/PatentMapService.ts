@@ -74,6 +74,8 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
       }
     })
     const index = typeof opened === "string" ? Effect.fail(new UpstreamUnavailable({ message: opened })) : Effect.succeed(opened)
+    // The stored vectors' file handle goes with the version (a switch releases the old one).
+    if (typeof opened !== "string") yield* artifacts.onRelease(async () => (await opened.rows)?.close())
 
     /** Dataset failures are a backend the route cannot reach (502 UPSTREAM_ERROR). */
     const query = (sql: string, params: ReadonlyArray<string | number> = [], tables: ReadonlyArray<string> = []) =>

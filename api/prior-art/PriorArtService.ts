@@ -88,8 +88,10 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
       })
     )
 
-    // The search state of the served version, opened once (a failed open is retried next time).
+    // The search state of the served version, opened once (a failed open is retried next time),
+    // and closed (its file handles) when the version is released after a switch.
     let opening: Promise<SearchState> | undefined
+    yield* store.onRelease(async () => (await opening?.catch(() => undefined))?.close())
     const searchState = Effect.flatMap(served, (v) =>
       Effect.tryPromise({
         try: () =>

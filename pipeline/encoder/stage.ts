@@ -9,8 +9,10 @@
  *                  thing), application titles, abstracts, claims, descriptions, MPEP and EPO
  *                  Guidelines text; SIF pooling (subword-train.ts). Better on phrase similarity
  *                  (bench/encoder-similarity.ts), worse than LSA on the sample's held-out
- *                  citations (bench/retrieval.ts), so not yet the default.
- *   ensemble       both, each vector the weighted join of the two (core/encoder/ensemble-encoder.ts)
+ *                  citations (bench/retrieval.ts).
+ *   ensemble       both, each vector the weighted join of the two (core/encoder/ensemble-encoder.ts):
+ *                  better than either on both benches, but on its map of the sample the whitespace
+ *                  atlas finds no void, so it is not the default until the atlas is calibrated for it.
  *
  * ENCODER is part of the stage's code version: switching it retrains, and the stages after it
  * (embed, map, atlas, …) rebuild from the new model.

@@ -2,6 +2,8 @@
  * The inference hub as a real process over HTTP: Idle → Loading → Ready, the reranker only on
  * request, encoding and late-interaction reranking, and the idle unload (scale to zero).
  */
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { startHub, type HubProcess } from "../support/hub-process.ts"
 
@@ -42,7 +44,9 @@ describe("inference hub", () => {
 
   it("encodes texts to unit vectors of the encoder's width", async () => {
     const out = await post("/encode", { texts: ["A rotor blade for a wind turbine", "heat exchanger tubes"] })
-    expect(out.dims).toBe(256)
+    // The width the pipeline indexed with (LSA 256; the ensemble adds the subword model's).
+    const indexed = JSON.parse(fs.readFileSync(path.join(versionDir, "index", "index.json"), "utf8")) as { dims: number }
+    expect(out.dims).toBe(indexed.dims)
     expect(out.vectors).toHaveLength(2)
     for (const v of out.vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 4)
   })
