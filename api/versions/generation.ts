@@ -61,7 +61,10 @@ const generationLayer = (settings: ApiSettings, shared: Context.Context<ProcessS
     // This generation's Settings name its own version directory; everything else comes from the process.
     Layer.provide(Layer.succeedContext(Context.add(shared, Settings, settings))),
     Layer.provide(Logger.json),
-    Layer.provide(Logger.minimumLogLevel(settings.logRequests ? LogLevel.Info : LogLevel.Error))
+    Layer.provide(Logger.minimumLogLevel(settings.logRequests ? LogLevel.Info : LogLevel.Error)),
+    // No tracer is exported anywhere, so spans (the HTTP server's one per request, withSpan in the
+    // services, each capturing a stack trace) are pure cost: about 2–5% of a lookup's CPU.
+    Layer.provide(Layer.setTracerEnabled(false))
   )
 
 export interface Generation {
