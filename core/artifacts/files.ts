@@ -3,6 +3,8 @@
  * and analysts expose as views (one per file, named by its file name). Hidden folders (staging
  * leftovers) are skipped.
  */
+import { createHash } from "node:crypto"
+import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
@@ -18,3 +20,15 @@ export const parquetFilesOf = async (versionDir: string, rel = ""): Promise<stri
 
 /** A string as a SQL literal (for file paths in DuckDB statements). */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
+
+export const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex")
+
+/** sha256 of a file's bytes, streamed (artifact files run to gigabytes). */
+export const sha256OfFile = (file: string) =>
+  new Promise<string>((resolve, reject) => {
+    const h = createHash("sha256")
+    createReadStream(file)
+      .on("data", (c) => h.update(c))
+      .on("error", reject)
+      .on("end", () => resolve(h.digest("hex")))
+  })

@@ -32,6 +32,7 @@ import * as path from "node:path"
 import type { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { writeCatalog } from "./catalog.ts"
+import { sha256OfFile } from "./files.ts"
 import { decodeManifest } from "./manifest.ts"
 import type { S3Location } from "./s3.ts"
 import { completeVersions, pruneVersions, switchCurrent, VERSION_NAME } from "./versions.ts"
@@ -66,15 +67,6 @@ const LOCAL_ONLY = new Set(["catalog.duckdb", "catalog.duckdb.wal", PUBLISHED_FI
 const PART_BYTES = 256 * 1024 * 1024
 
 const keyOf = (loc: S3Location, rel: string) => `${loc.prefix}${rel}`
-
-const sha256OfFile = (file: string) =>
-  new Promise<string>((resolve, reject) => {
-    const h = createHash("sha256")
-    createReadStream(file)
-      .on("data", (c) => h.update(c))
-      .on("error", reject)
-      .on("end", () => resolve(h.digest("hex")))
-  })
 
 async function* walk(root: string, rel = ""): AsyncGenerator<string> {
   const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true })

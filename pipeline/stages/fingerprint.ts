@@ -3,7 +3,6 @@
  * everything they import, and the package versions they use) and file hashes of its outputs.
  */
 import { createHash } from "node:crypto"
-import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -11,16 +10,7 @@ import { fileURLToPath } from "node:url"
 /** Repository root (this file lives in pipeline/stages/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
 
-export const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex")
-
-export const sha256OfFile = (file: string) =>
-  new Promise<string>((resolve, reject) => {
-    const h = createHash("sha256")
-    createReadStream(file)
-      .on("data", (c) => h.update(c))
-      .on("error", reject)
-      .on("end", () => resolve(h.digest("hex")))
-  })
+export { sha256, sha256OfFile } from "../../core/artifacts/files.ts"
 
 const listFiles = async (p: string): Promise<string[]> => {
   const st = await fs.stat(p).catch(() => undefined)
