@@ -3,16 +3,14 @@
  * Swagger UI renders all 24 operations from this service's own files, and "Try it out" on GET
  * /warmup, with the key given under "Authorize", shows the 200 answer.
  */
-import * as fs from "node:fs"
-import { chromium, type Browser } from "playwright-core"
+import type { Browser } from "playwright-core"
+import { hasChromium, launchChromium } from "../support/chromium.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startStubHub, startTestServer, type StubHub, type TestServer } from "./support.ts"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = fs.existsSync(CHROMIUM)
-if (!hasChromium) console.warn(`docs browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`)
+const chromiumHere = hasChromium("docs browser test")
 
-describe.skipIf(!hasChromium)("the /docs page in a browser", () => {
+describe.skipIf(!chromiumHere)("the /docs page in a browser", () => {
   let hub: StubHub
   let server: TestServer
   let browser: Browser
@@ -20,10 +18,7 @@ describe.skipIf(!hasChromium)("the /docs page in a browser", () => {
   beforeAll(async () => {
     hub = await startStubHub()
     server = await startTestServer({ hubUrl: hub.url })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    })
+    browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()

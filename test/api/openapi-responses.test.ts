@@ -11,26 +11,24 @@ import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { routeExamples } from "../../api/docs/examples.ts"
 import { routeTable } from "../../api/http/route-table.ts"
-import { startHub, type HubProcess } from "../support/hub-process.ts"
-import { call, startTestServer, type TestServer } from "./support.ts"
+import { startPriorArt, type PriorArtFixture } from "../prior-art/support.ts"
+import { call, type TestServer } from "./support.ts"
 
 type Json = Record<string, any>
 
 const artifactsDir = inject("sampleArtifacts")
-let hub: HubProcess
+let fixture: PriorArtFixture
 let server: TestServer
 let key: string
 let doc: Json
 
 beforeAll(async () => {
-  hub = await startHub(artifactsDir)
-  server = await startTestServer({ artifactsDir, hubUrl: hub.url })
-  key = await server.key()
+  fixture = await startPriorArt(artifactsDir)
+  ;({ server, key } = fixture)
   doc = (await call(server.url, "GET", "/api/v1/openapi.json")).json
 })
 afterAll(async () => {
-  await server?.close()
-  await hub?.stop()
+  await fixture?.close()
 })
 
 const CLAIM = "A fastening device comprising a housing and a lever pivotally mounted to the housing."

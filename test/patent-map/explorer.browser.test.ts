@@ -2,17 +2,15 @@
  * GET /map in a real browser (Debian's chromium driven by playwright-core): the page asks for a
  * key, loads the points and the whitespace atlas from the API and draws them.
  */
-import * as fs from "node:fs"
-import { chromium, type Browser } from "playwright-core"
+import type { Browser } from "playwright-core"
+import { hasChromium, launchChromium } from "../support/chromium.ts"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { removeCopies, withAtlas } from "./support.ts"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = fs.existsSync(CHROMIUM)
-if (!hasChromium) console.warn(`explorer browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`)
+const chromiumHere = hasChromium("explorer browser test")
 
-describe.skipIf(!hasChromium)("the /map explorer page", () => {
+describe.skipIf(!chromiumHere)("the /map explorer page", () => {
   let server: TestServer
   let browser: Browser
   let key: string
@@ -20,10 +18,7 @@ describe.skipIf(!hasChromium)("the /map explorer page", () => {
   beforeAll(async () => {
     server = await startTestServer({ artifactsDir: await withAtlas(inject("sampleArtifacts")) })
     key = await server.key({ daily: 10_000, monthly: 10_000 })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    })
+    browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()
