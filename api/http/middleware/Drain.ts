@@ -22,13 +22,24 @@ export class Drain extends Effect.Service<Drain>()("api/Drain", {
         draining = true
         settle()
       },
-      enter: () => {
-        inFlight++
-      },
-      leave: () => {
-        inFlight--
-        settle()
-      },
+      /**
+       * Runs `effect` counted as in flight. Counting in and out is one acquire/release pair: a
+       * request its client abandons is interrupted at any point, and a separate enter() before
+       * an ensuring(leave) could be interrupted between the two and stay counted forever (then
+       * every drain waits out its whole budget).
+       */
+      tracked: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.acquireUseRelease(
+          Effect.sync(() => {
+            inFlight++
+          }),
+          () => effect,
+          () =>
+            Effect.sync(() => {
+              inFlight--
+              settle()
+            })
+        ),
       idle: () =>
         new Promise<void>((resolve) => {
           if (draining && inFlight === 0) resolve()

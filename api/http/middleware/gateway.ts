@@ -136,7 +136,6 @@ export const gateway = Effect.gen(function* () {
       } else if (drain.isDraining()) {
         outcome = { response: render(renderDraining(family)), route: "draining" }
       } else {
-        drain.enter()
         const seen: { caller?: Caller } = {}
         // Handlers see the id this response will carry (prior-art bodies quote it as request_id).
         const tagged = request.modify({ headers: Headers.set(request.headers, "x-request-id", requestId) })
@@ -149,7 +148,7 @@ export const gateway = Effect.gen(function* () {
               Effect.succeed({ response: render(renderDefect(family, context)), route: routeLabel(request.method, path), caller: seen.caller })
             )
           ),
-          Effect.ensuring(Effect.sync(() => drain.leave()))
+          drain.tracked
         )
       }
 
