@@ -29,6 +29,27 @@ const abandon = (path: string, afterMs: number) =>
     setTimeout(() => request.destroy(), afterMs)
   })
 
+/** A POST whose client goes away at `afterMs`: with its body sent whole, or only its first bytes (the rest never comes). */
+const abandonPost = (path: string, body: string, afterMs: number, whole: boolean) =>
+  new Promise<void>((resolve) => {
+    const request = http.request(`${api.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(whole ? {} : { "content-length": String(body.length) }) },
+      agent: false
+    })
+    request.on("error", () => resolve())
+    request.on("close", () => resolve())
+    request.on("response", (r) => r.resume())
+    if (whole) request.end(body)
+    else request.write(body.slice(0, 10))
+    setTimeout(() => request.destroy(), afterMs)
+  })
+
+const inFlight = async () => {
+  const metrics = await call(api.url, "GET", "/metrics")
+  return Number(/^api_requests_in_flight (\d+)/m.exec(metrics.text)?.[1])
+}
+
 const withDeadline = <A>(p: Promise<A>, ms: number, what: string) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))])
 
@@ -51,5 +72,26 @@ describe("clients that disconnect mid-request", () => {
     }
     const health = await withDeadline(call(api.url, "GET", "/healthz"), 5_000, "/healthz")
     expect(health.status).toBe(200)
+  })
+
+  it("count abandoned POSTs out of flight, so a drain does not wait for them", async () => {
+    const body = JSON.stringify({ abstract: "a wireless sensor network for monitoring soil moisture in agricultural fields", limit: 50 })
+    const claims = JSON.stringify({ appNumbers: ["17356223", "10391892"] })
+    for (let burst = 0; burst < 6; burst++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          abandonPost(i % 3 === 0 ? "/api/v1/prior-art/claims" : "/api/v1/prior-art", i % 3 === 0 ? claims : body, 1 + ((burst * 5 + i * 7) % 30), i % 2 === 0)
+        )
+      )
+    }
+    // The server notices each close asynchronously; give it a moment, then nothing may be left.
+    let left = await inFlight()
+    for (let tries = 0; tries < 50 && left > 1; tries++) {
+      await new Promise((r) => setTimeout(r, 100))
+      left = await inFlight()
+    }
+    expect(left).toBeLessThanOrEqual(1) // the /metrics request itself may be counted
+    const answer = await withDeadline(call(api.url, "POST", "/api/v1/prior-art/claims", { key, body: JSON.parse(claims) }), 15_000, "claims")
+    expect(answer.status).toBe(200)
   })
 })

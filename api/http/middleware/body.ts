@@ -57,15 +57,20 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest, maxBy
 const HOP_BY_HOP = new Set(["transfer-encoding", "content-length", "connection", "keep-alive", "expect", "host", "upgrade", "te", "trailer"])
 
 /**
- * A chunked body (no Content-Length) is read here with its cap, so that one over the limit is
- * answered 413 while the rest is discarded: the platform's own capped read destroys the socket,
- * and the client saw a reset instead of an answer. Within the cap the text becomes the body of
- * the request the router decodes. Requests with a Content-Length are checked from it and keep
- * the platform's read.
+ * Every request body is read here, once, from the Node request, and the text becomes the body of
+ * the request the router decodes. Two reasons:
+ * - a chunked body (no Content-Length) over the cap is answered 413 while the rest is discarded:
+ *   the platform's own capped read destroys the socket, and the client saw a reset instead;
+ * - a client that gives up mid-request ends the read. The platform's read is cached, and a cached
+ *   effect runs uninterruptibly: on a request already torn down it waited forever for an 'end'
+ *   that never came, and the request stayed in flight (every drain then waited out its budget).
+ * A declared Content-Length over the cap is left unread: readJsonBody answers 413 from the header.
  */
-export const bufferChunkedBody = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+export const bufferBody = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
   Effect.gen(function* () {
-    if (request.headers["content-length"] !== undefined || request.method === "GET" || request.method === "HEAD") return request
+    if (request.method === "GET" || request.method === "HEAD") return request
+    const declared = request.headers["content-length"]
+    if (declared !== undefined && Number(declared) > maxBytes) return request
     const incoming = (() => {
       try {
         return NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage | undefined
@@ -74,30 +79,47 @@ export const bufferChunkedBody = (request: HttpServerRequest.HttpServerRequest, 
       }
     })()
     if (!incoming || typeof incoming.on !== "function") return request
-    const text = yield* Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {
-      const chunks: Array<Buffer> = []
-      let size = 0
-      const onData = (chunk: Buffer) => {
-        size += chunk.length
-        if (size <= maxBytes) return void chunks.push(chunk)
-        cleanup()
-        // Keep reading and dropping the rest, so the answer reaches a client still sending.
-        incoming.resume()
-        resume(Effect.fail(new PayloadTooLarge({ message: `body: must be at most ${maxBytes} bytes` })))
-      }
-      const onEnd = () => (cleanup(), resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
-      const onError = () => (cleanup(), resume(Effect.fail(new InvalidRequest({ message: "body: could not be read" }))))
-      const cleanup = () => {
-        incoming.off("data", onData)
-        incoming.off("end", onEnd)
-        incoming.off("error", onError)
-      }
-      incoming.on("data", onData)
-      incoming.on("end", onEnd)
-      incoming.on("error", onError)
-    })
+    const text = yield* readIncoming(incoming, maxBytes)
     const headers = new Headers()
     for (const [k, v] of Object.entries(request.headers)) if (typeof v === "string" && !HOP_BY_HOP.has(k)) headers.set(k, v)
     const web = new Request(`http://internal${request.url}`, { method: request.method, headers, body: text })
     return HttpServerRequest.fromWeb(web).modify({ remoteAddress: Option.getOrUndefined(request.remoteAddress) })
+  })
+
+/** The whole body as text, at most `maxBytes`; fails when the client goes away first, and stops listening when interrupted. */
+const readIncoming = (incoming: IncomingMessage, maxBytes: number) =>
+  Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {
+    const gone = () => new InvalidRequest({ message: "body: the client closed the connection before sending it whole" })
+    if (incoming.readableEnded && !incoming.complete) {
+      resume(Effect.fail(gone()))
+      return
+    }
+    if (incoming.destroyed) {
+      resume(Effect.fail(gone()))
+      return
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      cleanup()
+      // Keep reading and dropping the rest, so the answer reaches a client still sending.
+      incoming.resume()
+      resume(Effect.fail(new PayloadTooLarge({ message: `body: must be at most ${maxBytes} bytes` })))
+    }
+    const onEnd = () => (cleanup(), resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
+    const onError = () => (cleanup(), resume(Effect.fail(new InvalidRequest({ message: "body: could not be read" }))))
+    const onClose = () => (cleanup(), resume(Effect.fail(gone())))
+    const cleanup = () => {
+      incoming.off("data", onData)
+      incoming.off("end", onEnd)
+      incoming.off("error", onError)
+      incoming.off("close", onClose)
+    }
+    incoming.on("data", onData)
+    incoming.on("end", onEnd)
+    incoming.on("error", onError)
+    incoming.on("close", onClose)
+    return Effect.sync(cleanup)
   })

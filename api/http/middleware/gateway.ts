@@ -35,7 +35,7 @@ import {
 } from "../envelopes.ts"
 import { familyOfPath, matchRoute } from "../route-table.ts"
 import { SYSTEM_PATHS, systemResponse } from "../system.ts"
-import { bufferChunkedBody, readJsonBody } from "./body.ts"
+import { bufferBody, readJsonBody } from "./body.ts"
 import { Drain } from "./Drain.ts"
 import { requestIdFor, splitUrl } from "./request-id.ts"
 import { requestLog } from "./request-log.ts"
@@ -89,9 +89,9 @@ export const gateway = Effect.gen(function* () {
           permission: route?.access.permission
         })
         seen.caller = caller
-        // Only an authenticated caller gets a chunked body buffered.
+        // Only an authenticated caller gets its body read.
         const bodyLimit = Math.min(settings.maxBodyBytes, route?.access.maxBodyBytes ?? Infinity)
-        const request = yield* bufferChunkedBody(received, bodyLimit)
+        const request = yield* bufferBody(received, bodyLimit)
         if (path === "/mcp") {
           // Stateless streamable HTTP: no server-initiated stream to GET, no session to DELETE.
           if (method !== "POST") {
