@@ -1,12 +1,12 @@
 /**
  * The MCP tool registry, derived from the REST declaration: each tool is the route(s) annotated
  * with its name, its input schema is the union of the route's path, query and body schemas, and
- * calling it runs the REST route itself through the gateway (same authentication, permission,
+ * calling it runs the REST route itself through RestDispatch (same authentication, permission,
  * quota, validation, handler and service). There is no second implementation to drift.
  */
 import { JSONSchema, Option, Schema, SchemaAST } from "effect"
 import { type RouteEntry, routeTable } from "../http/route-table.ts"
-import type { InternalCall } from "../http/middleware/gateway.ts"
+import type { InternalCall } from "../dispatch/RestDispatch.ts"
 
 type Json = Record<string, any>
 

@@ -26,7 +26,7 @@ import { PatentMapLive } from "../http/patent-map/Http.ts"
 import { PriorArtLive } from "../http/prior-art/Http.ts"
 import { WarmUpLive } from "../http/warm-up/Http.ts"
 import { HubClient } from "../hub/HubClient.ts"
-import { McpMount } from "../mcp/mount.ts"
+import { McpEndpointLive } from "../mcp/mount.ts"
 import type { Metrics } from "../observability/Metrics.ts"
 import type { Quota } from "../quota/Quota.ts"
 import type { StateDatabase } from "../state/Database.ts"
@@ -57,7 +57,7 @@ const generationLayer = (settings: ApiSettings, shared: Context.Context<ProcessS
     Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 16 * 1024 })),
     Layer.provide(NodeHttpServer.layerContext),
     Layer.provideMerge(CapabilitiesLive),
-    Layer.provideMerge(Layer.mergeAll(HubClient.Default, McpMount.Default).pipe(Layer.provideMerge(ArtifactStore.Default))),
+    Layer.provideMerge(Layer.mergeAll(HubClient.Default, McpEndpointLive).pipe(Layer.provideMerge(ArtifactStore.Default))),
     // This generation's Settings name its own version directory; everything else comes from the process.
     Layer.provide(Layer.succeedContext(Context.add(shared, Settings, settings))),
     Layer.provide(Logger.json),

@@ -10,7 +10,7 @@
  * (including HttpApiDecodeError) before HttpApi would encode them itself.
  */
 import { Headers, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Runtime } from "effect"
+import { Effect, Option } from "effect"
 import { ArtifactStore } from "../../artifacts/ArtifactStore.ts"
 import { authenticate, type Caller } from "../../auth/authenticate.ts"
 import { KeyStore } from "../../auth/KeyStore.ts"
@@ -19,7 +19,7 @@ import { HubClient } from "../../hub/HubClient.ts"
 import { StateDatabase } from "../../state/Database.ts"
 import { InvalidRequest } from "../../domain/errors.ts"
 import { describeIssues } from "../../domain/issues.ts"
-import { McpMount } from "../../mcp/mount.ts"
+import { type InternalCall, McpEndpoint, RestDispatch } from "../../dispatch/RestDispatch.ts"
 import { Metrics } from "../../observability/Metrics.ts"
 import { Quota } from "../../quota/Quota.ts"
 import {
@@ -59,21 +59,12 @@ const classify = (e: unknown): RequestError | AccessDenied | undefined => {
 const toResponse = ({ status, body, headers }: Rendered) =>
   HttpServerResponse.unsafeJson(body, { status, headers: headers ?? {} })
 
-export interface InternalCall {
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly query: Record<string, string>
-  readonly body?: unknown
-}
-
-export type Dispatch = (call: InternalCall) => Promise<{ readonly status: number; readonly body: unknown }>
-
 export const gateway = Effect.gen(function* () {
   const settings = yield* Settings
   const drain = yield* Drain
   const metrics = yield* Metrics
   const quota = yield* Quota
-  const mcp = yield* McpMount
+  const mcp = yield* McpEndpoint
   const log = settings.logRequests ? yield* requestLog() : undefined
   const services = yield* Effect.context<Settings | KeyStore | ArtifactStore | Metrics | Drain | HubClient | StateDatabase>()
 
@@ -98,8 +89,8 @@ export const gateway = Effect.gen(function* () {
             return yield* Effect.fail(new MethodNotAllowed({ message: `${method} is not allowed on /mcp: this server is stateless, send JSON-RPC with POST`, allow: ["POST"] }))
           }
           const body = method === "POST" ? yield* readJsonBody(request, settings.maxBodyBytes) : undefined
-          const runtime = yield* Effect.runtime<never>()
-          return { response: yield* mcp.handle(request, body, dispatchAs(request, runtime)), route: "/mcp", caller }
+          const response = yield* mcp.handle(request, body).pipe(Effect.provideService(RestDispatch, restDispatch))
+          return { response, route: "/mcp", caller }
         }
         if (match._tag === "NoRoute") return yield* Effect.fail(new RouteNotFound({ message: `no route ${method} ${path}` }))
         if (match._tag === "WrongMethod") {
@@ -182,27 +173,27 @@ export const gateway = Effect.gen(function* () {
       return response
     }).pipe(Effect.provide(services))
 
-    /** Runs a REST call through this same pipeline on behalf of an MCP tool call. */
-    const dispatchAs =
-      (origin: HttpServerRequest.HttpServerRequest, runtime: Runtime.Runtime<never>): Dispatch =>
-      async (call) => {
-        const query = new URLSearchParams(call.query).toString()
-        const web = new Request(`http://internal${call.path}${query ? `?${query}` : ""}`, {
-          method: call.method,
-          headers: {
-            ...(origin.headers["authorization"] ? { authorization: origin.headers["authorization"] } : {}),
-            ...(call.body !== undefined ? { "content-type": "application/json" } : {})
-          },
-          body: call.body !== undefined ? JSON.stringify(call.body) : undefined
+    /** Runs a REST call through this same pipeline on behalf of an MCP tool call, as the client of the current request. */
+    const restDispatch = RestDispatch.of({
+      call: (call: InternalCall) =>
+        Effect.gen(function* () {
+          const origin = yield* HttpServerRequest.HttpServerRequest
+          const query = new URLSearchParams(call.query).toString()
+          const web = new Request(`http://internal${call.path}${query ? `?${query}` : ""}`, {
+            method: call.method,
+            headers: {
+              ...(origin.headers["authorization"] ? { authorization: origin.headers["authorization"] } : {}),
+              ...(call.body !== undefined ? { "content-type": "application/json" } : {})
+            },
+            body: call.body !== undefined ? JSON.stringify(call.body) : undefined
+          })
+          const internal = HttpServerRequest.fromWeb(web).modify({ remoteAddress: Option.getOrUndefined(origin.remoteAddress) })
+          const response = yield* handle.pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, internal), Effect.scoped)
+          const answer = HttpServerResponse.toWeb(response)
+          const text = yield* Effect.promise(() => answer.text())
+          return { status: answer.status, body: text ? (JSON.parse(text) as unknown) : null }
         })
-        const internal = HttpServerRequest.fromWeb(web).modify({ remoteAddress: Option.getOrUndefined(origin.remoteAddress) })
-        const response = await Runtime.runPromise(runtime)(
-          handle.pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, internal), Effect.scoped)
-        )
-        const webResponse = HttpServerResponse.toWeb(response)
-        const text = await webResponse.text()
-        return { status: webResponse.status, body: text ? JSON.parse(text) : null }
-      }
+    })
 
     return handle as HttpApp.Default
   }
