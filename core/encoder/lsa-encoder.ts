@@ -11,6 +11,7 @@ import { EncoderLoadError } from "./errors.ts"
 import { type EncoderFeatures, featurizePatentText, type LsaEncoderSettings, parseLsaEncoderSettings } from "./featurize.ts"
 import { lsaEncoderFiles, lsaInputNames, lsaOutputNames } from "./lsa-format.ts"
 import { readEncoderJson, sessionOptions } from "./session.ts"
+import { shapedBatches } from "./batching.ts"
 import { LsaVocabulary, paddingTermId } from "./vocabulary.ts"
 
 /** Batches are cut so batch × longest text stays under this many token slots. */
@@ -57,12 +58,11 @@ export class LsaTextEncoder implements PatentTextEncoder {
   }
 
   async encode(texts: ReadonlyArray<string>): Promise<Float32Array[]> {
-    const out: Float32Array[] = []
-    for (const batch of batches(texts.map((t) => this.featurize(t)))) {
-      const r = await this.run(batch, lsaOutputNames.sentence)
-      const data = r.data as Float32Array
-      const d = this.dimensions
-      for (let b = 0; b < batch.length; b++) out.push(data.slice(b * d, (b + 1) * d))
+    const out = new Array<Float32Array>(texts.length)
+    const d = this.dimensions
+    for (const batch of shapedBatches(texts.map((t) => this.featurize(t)), (f) => [f.ids.length], maxBatchTexts, maxBatchSlots)) {
+      const data = (await this.run(batch.rows, lsaOutputNames.sentence, batch.shape[0])).data as Float32Array
+      batch.indices.forEach((at, b) => (out[at] = data.slice(b * d, (b + 1) * d)))
     }
     return out
   }
@@ -89,9 +89,9 @@ export class LsaTextEncoder implements PatentTextEncoder {
     return this.session.release()
   }
 
-  private async run(batch: ReadonlyArray<EncoderFeatures>, output: string): Promise<ort.Tensor> {
-    // At least one slot per row: a text with no known term becomes one padding token.
-    const seq = Math.max(1, ...batch.map((f) => f.ids.length))
+  /** `padTo`: the sequence length to pad to (at least the longest text's; a text with no known term becomes padding only). */
+  private async run(batch: ReadonlyArray<EncoderFeatures>, output: string, padTo = 1): Promise<ort.Tensor> {
+    const seq = Math.max(padTo, 1, ...batch.map((f) => f.ids.length))
     const ids = new BigInt64Array(batch.length * seq).fill(BigInt(paddingTermId))
     const weights = new Float32Array(batch.length * seq)
     batch.forEach((f, b) => {

@@ -6,6 +6,7 @@
  * into zero contributions.
  */
 import ort from "onnxruntime-node"
+import { shapedBatches } from "./batching.ts"
 import * as path from "node:path"
 import type { EncoderSessionOptions, PatentTextEncoder, TokenVectors } from "./encoder.ts"
 import { EncoderLoadError } from "./errors.ts"
@@ -74,11 +75,15 @@ export class SubwordTextEncoder implements PatentTextEncoder {
   }
 
   async encode(texts: ReadonlyArray<string>): Promise<Float32Array[]> {
-    const out: Float32Array[] = []
+    const out = new Array<Float32Array>(texts.length)
     const d = this.dimensions
-    for (const batch of batches(texts.map((t) => this.featurize(t)))) {
-      const data = (await this.run(batch, subwordOutputNames.sentence)).data as Float32Array
-      for (let b = 0; b < batch.length; b++) out.push(data.slice(b * d, (b + 1) * d))
+    const axes = (f: SubwordFeatures) => {
+      const s = shapeOf(f)
+      return [s.words, s.pieces]
+    }
+    for (const batch of shapedBatches(texts.map((t) => this.featurize(t)), axes, maxBatchTexts, maxBatchSlots)) {
+      const data = (await this.run(batch.rows, subwordOutputNames.sentence, batch.shape)).data as Float32Array
+      batch.indices.forEach((at, b) => (out[at] = data.slice(b * d, (b + 1) * d)))
     }
     return out
   }
@@ -106,10 +111,10 @@ export class SubwordTextEncoder implements PatentTextEncoder {
     return this.session.release()
   }
 
-  private async run(batch: ReadonlyArray<SubwordFeatures>, output: string): Promise<ort.Tensor> {
-    // At least one slot per axis: a text with no word becomes one padding word.
-    const words = Math.max(1, ...batch.map((f) => f.words.length))
-    const pieces = Math.max(1, ...batch.map((f) => Math.max(0, ...f.rows.map((r) => r.length))))
+  /** `padTo`: the [words, pieces] to pad to (at least the batch's longest; a text with no word becomes one padding word). */
+  private async run(batch: ReadonlyArray<SubwordFeatures>, output: string, padTo: ReadonlyArray<number> = [1, 1]): Promise<ort.Tensor> {
+    const words = Math.max(padTo[0] ?? 1, 1, ...batch.map((f) => f.words.length))
+    const pieces = Math.max(padTo[1] ?? 1, 1, ...batch.map((f) => Math.max(0, ...f.rows.map((r) => r.length))))
     const rows = new BigInt64Array(batch.length * words * pieces)
     const pieceWeights = new Float32Array(batch.length * words * pieces)
     const wordWeights = new Float32Array(batch.length * words)
