@@ -6,7 +6,9 @@
  * never a dense neighbour or a prior-art result through the index.
  *
  * Outputs
- *   index/vectors.parquet  key, app_num, vector FLOAT[dims] (key = usearch key = row order)
+ *   index/vectors.parquet  key, app_num, vector FLOAT[dims], text_hash (key = usearch key = row
+ *                          order; text_hash: 64 bits of the encoded text's SHA-256, which lets a
+ *                          build under a pinned encoder take unchanged vectors over: reuse.ts)
  *   index/hnsw.usearch     the HNSW index, quantization chosen by measured end-to-end recall
  *                          (b1 codes of rotated vectors where they reach it; core/index/hnsw.ts)
  *   index/vectors.f32      the same vectors scaled to unit length, raw float32 in key order
@@ -25,6 +27,7 @@ import { loadTextEncoder } from "../../core/encoder/encoder.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { buildIndex } from "./build-index.ts"
+import { earlierVectors, textHash } from "./reuse.ts"
 import { chooseQuantization } from "./quantization.ts"
 
 const BATCH = 256
@@ -49,34 +52,47 @@ export const embedStage: Stage = {
       const stagingFile = path.join(dir, ".vectors.duckdb")
       const db = await DuckDBInstance.create(stagingFile)
       const out = await db.connect()
-      await out.run(`CREATE TABLE v (key INTEGER, app_num VARCHAR, vector FLOAT[])`)
+      await out.run(`CREATE TABLE v (key INTEGER, app_num VARCHAR, vector FLOAT[], text_hash VARCHAR)`)
+      await out.run(`CREATE TABLE reused (key INTEGER, app_num VARCHAR, text_hash VARCHAR, earlier_key INTEGER)`)
       const appender = await out.createAppender("v")
-      // All vectors stay in one growable buffer: the index is built in a single multi-threaded add.
+      const reusedAppender = await out.createAppender("reused")
+      // Under a pinned encoder the earlier version's vectors of unchanged texts are taken over.
+      const earlier = await earlierVectors(out, ctx.previous?.dir, ctx.workDir, dims)
+      // All unit vectors stay in one growable buffer: the index is built in a single multi-threaded add.
       let matrix = new Float32Array(dims * 4096)
+      const room = (rows: number) => {
+        if (rows * dims <= matrix.length) return
+        const grown = new Float32Array(Math.max(matrix.length * 2, rows * dims))
+        grown.set(matrix)
+        matrix = grown
+      }
       let key = 0
       let withoutText = 0
       let designOrPlant = 0
+      let reusedCount = 0
       try {
         await withTables(ctx.workDir, async (conn) => {
           const result = await conn.stream(`
             SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
             FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
             ORDER BY a.app_num`)
-          let batch: { app_num: string; text: string }[] = []
+          // Texts to encode, with the key each will have: keys follow application order whether a
+          // vector is new or taken over.
+          let batch: { key: number; app_num: string; text: string; hash: string }[] = []
           const flush = async () => {
             if (!batch.length) return
+            // A text gets the same vector whichever batch it falls in (core/encoder/batching.ts), so a
+            // build that encodes only new texts equals one that encodes them all.
             const vectors = await encoder.encode(batch.map((b) => b.text))
             for (const [i, b] of batch.entries()) {
-              appender.appendInteger(key++)
+              appender.appendInteger(b.key)
               appender.appendVarchar(b.app_num)
               appender.appendList(Array.from(vectors[i]), LIST(FLOAT))
+              appender.appendVarchar(b.hash)
               appender.endRow()
-              if ((key + 1) * dims > matrix.length) {
-                const grown = new Float32Array(matrix.length * 2)
-                grown.set(matrix)
-                matrix = grown
-              }
-              matrix.set(vectors[i], (key - 1) * dims)
+              const row = matrix.subarray(b.key * dims, (b.key + 1) * dims)
+              row.set(vectors[i])
+              normalizeRows(row, dims)
             }
             ctx.progress.tick(batch.length, "documents encoded")
             batch = []
@@ -92,7 +108,21 @@ export const embedStage: Stage = {
                 withoutText++
                 continue
               }
-              batch.push({ app_num, text })
+              const hash = textHash(text)
+              const k = key++
+              room(key)
+              const before = earlier?.byApp.get(app_num)
+              if (before && before.hash === hash) {
+                matrix.set(await earlier!.rows.row(before.key), k * dims)
+                reusedAppender.appendInteger(k)
+                reusedAppender.appendVarchar(app_num)
+                reusedAppender.appendVarchar(hash)
+                reusedAppender.appendInteger(before.key)
+                reusedAppender.endRow()
+                reusedCount++
+                continue
+              }
+              batch.push({ key: k, app_num, text, hash })
               if (batch.length >= BATCH) await flush()
             }
           }
@@ -100,16 +130,23 @@ export const embedStage: Stage = {
         })
         appender.flushSync()
         appender.closeSync()
-        await out.run(`COPY (SELECT * FROM v ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+        reusedAppender.flushSync()
+        reusedAppender.closeSync()
+        const taken = earlier
+          ? `UNION ALL SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
+          : ""
+        await out.run(`COPY (SELECT * FROM (SELECT * FROM v ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
       } finally {
         out.closeSync()
         db.closeSync()
+        await earlier?.rows.close()
         await fs.rm(stagingFile, { force: true })
         await fs.rm(`${stagingFile}.wal`, { force: true })
         await encoder.close()
       }
 
-      const unitRows = normalizeRows(matrix.subarray(0, key * dims), dims)
+      // Rows were scaled to unit length as they were encoded (or were unit rows already).
+      const unitRows = matrix.subarray(0, key * dims)
       const choice = chooseQuantization(unitRows, dims, ctx.progress)
       const { raw, info } = buildIndex(unitRows, dims, choice.quantization)
       raw.save(path.join(dir, "hnsw.usearch"))
@@ -119,7 +156,9 @@ export const embedStage: Stage = {
       return {
         outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
         rowCounts: { vectors: key },
-        notes: [`${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
+        notes: [
+          earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,
+          `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}`]
       }
     })
 }

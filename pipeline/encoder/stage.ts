@@ -18,13 +18,15 @@
  * (embed, map, atlas, …) rebuild from the new model.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
-import { Config, Effect } from "effect"
+import { Config, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings } from "../../core/encoder/ensemble-encoder.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
+import { readManifest } from "../../core/artifacts/versions.ts"
+import { decidePin, EncoderDrift, EncoderPin, linkEncoder, readTrainedOn, RetrainSetting, TRAINED_FILE, type TrainedOn, vectorDocumentCount } from "./pin.ts"
 import { isHeldOutCpcSymbol } from "./held-out.ts"
 import { encoderFolder, saveLsaEncoder, saveSubwordEncoder } from "./save.ts"
 import type { Progress } from "../stages/progress.ts"
@@ -222,12 +224,44 @@ export const encoderStage: Stage = {
   name: "encoder",
   sources: ["pipeline/encoder", "core/encoder", "core/text/tokenize.ts"],
   // Switching ENCODER retrains (and so re-embeds) instead of reusing the other kind's model.
-  settings: () => `ENCODER=${Effect.runSync(Effect.orElseSucceed(EncoderKind, () => "lsa"))}`,
+  settings: Effect.map(Effect.orElseSucceed(EncoderKind, () => "lsa" as const), (kind) => `ENCODER=${kind}`),
+  // RETRAIN=1 must train even when nothing changed since the last build (the runner would take the
+  // pinned model over); ENCODER_PIN must be honoured the same way.
+  rerun: Effect.zipWith(Effect.orElseSucceed(RetrainSetting, () => false), Effect.orElseSucceed(EncoderPin, () => Option.none<string>()), (retrain, pin) => retrain || Option.isSome(pin)),
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
   run: (ctx) =>
     Effect.gen(function* () {
       const kind = yield* EncoderKind
-      return yield* Effect.tryPromise(() => trainEncoder(kind, ctx.workDir, ctx.progress))
+      const retrain = yield* RetrainSetting
+      const drift = yield* EncoderDrift
+      const explicitPin = yield* EncoderPin
+      return yield* Effect.tryPromise(async (): Promise<StageResult> => {
+        const documents = await withTables(ctx.workDir, vectorDocumentCount)
+        // Only an encoder of the same kind and code is a candidate (ENCODER and the code are in the code version).
+        const previous = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined
+        const decision = decidePin({
+          retrain,
+          explicitPin,
+          drift,
+          previous: previous ? { dir: previous.dir, trainedOn: await readTrainedOn(previous.dir) } : undefined,
+          documents
+        })
+        ctx.progress.info(`encoder: ${decision._tag === "Pin" ? "pinned" : "training"} (${decision.reason})`)
+        if (decision._tag === "Pin") {
+          const files = await linkEncoder(decision.from, ctx.workDir)
+          const donor = decision.from === previous?.dir ? previous.record : (await readManifest(decision.from))?.stages.find((s) => s.name === "encoder")
+          return {
+            outputs: files,
+            rowCounts: donor?.rowCounts.encoder_vocabulary !== undefined ? { encoder_vocabulary: donor.rowCounts.encoder_vocabulary } : {},
+            linkedOutputs: decision.from === previous?.dir ? Object.fromEntries(previous.record.outputs.map((o) => [o.path, o])) : undefined,
+            notes: [`encoder pinned: ${decision.reason}`]
+          }
+        }
+        const result = await trainEncoder(kind, ctx.workDir, ctx.progress)
+        const trainedOn: TrainedOn = { documents }
+        await fs.writeFile(path.join(ctx.workDir, encoderFolder, TRAINED_FILE), JSON.stringify(trainedOn))
+        return { ...result, outputs: [...result.outputs, `${encoderFolder}/${TRAINED_FILE}`], notes: [...(result.notes ?? []), `trained: ${decision.reason}`] }
+      })
     })
 }

@@ -6,10 +6,15 @@
  * nearest sample neighbours' coordinates. The fit is seeded, so the frame is deterministic for
  * the same vectors. Coordinates are stored once here and never recomputed at request time.
  *
- * Output: map/coordinates.parquet (key, app_num, x, y, z, fitted)
+ * The fitted sample is kept as the version's frame (frame.ts). A build whose encoder is the
+ * earlier version's (pinned) keeps that frame: unchanged applications keep their coordinates, new
+ * ones are placed on the same map, and the result equals placing every application on the kept
+ * frame from scratch. A new encoder refits.
+ *
+ * Outputs: map/coordinates.parquet (key, app_num, x, y, z, fitted), map/frame.json, map/frame.f32
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
-import { Effect } from "effect"
+import { Config, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { UMAP } from "umap-js"
@@ -17,9 +22,17 @@ import { exactSearchBatch } from "../../core/index/hnsw.ts"
 import { normalizeRows, readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
 import { seededRandom } from "../../core/random.ts"
 import type { Stage, StageResult } from "../stages/Stage.ts"
+import { sameEncoder } from "../embed/reuse.ts"
+import { EncoderPin } from "../encoder/pin.ts"
+import { type Frame, FRAME_JSON, FRAME_VECTORS, readFrame, writeFrame } from "./frame.ts"
 import { sqlString } from "../stages/tables.ts"
 
 export const MAP_SAMPLE = 3000
+/** How many applications UMAP is fitted on (the frame); smaller only to test placement on small corpora. */
+export const MapSample = Config.integer("MAP_SAMPLE").pipe(
+  Config.validate({ message: "MAP_SAMPLE: must be an integer from 4 to 100000", validation: (n) => n >= 4 && n <= 100_000 }),
+  Config.withDefault(MAP_SAMPLE)
+)
 const PLACE_NEIGHBOURS = 8
 /** Applications placed per exact-search call. */
 const PLACE_BATCH = 20_000
@@ -58,13 +71,45 @@ const normaliser = (coords: number[][]) => {
   return (c: number[]) => c.map((v, d) => ((v - mean[d]) / extent) * FRAME)
 }
 
+/**
+ * Copies the earlier version's coordinates of applications whose text (so vector) is unchanged
+ * into `coords`, marking them placed; returns how many. Versions whose vectors carry no text hash
+ * give nothing.
+ */
+const takeOverPlaces = async (conn: DuckDBConnection, earlierDir: string, parquet: string, placed: Uint8Array, coords: Float64Array) => {
+  const earlierVectors = sqlString(path.join(earlierDir, "index", "vectors.parquet"))
+  const earlierCoords = sqlString(path.join(earlierDir, "map", "coordinates.parquet"))
+  const hasHash = async (file: string) =>
+    ((await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file})`)).getRowsJS() as [string][]).some(([c]) => c === "text_hash")
+  if (!(await hasHash(earlierVectors).catch(() => false)) || !(await hasHash(parquet))) return 0
+  const result = await conn.stream(`
+    SELECT now.key, c.x, c.y, c.z
+    FROM read_parquet(${parquet}) now
+    JOIN read_parquet(${earlierVectors}) e ON e.app_num = now.app_num AND e.text_hash = now.text_hash
+    JOIN read_parquet(${earlierCoords}) c ON c.key = e.key
+    WHERE NOT c.fitted`)
+  let taken = 0
+  for await (const rows of result.yieldRowsJs()) {
+    for (const [key, x, y, z] of rows as [number, number, number, number][]) {
+      if (placed[key]) continue
+      coords[key * 3] = x
+      coords[key * 3 + 1] = y
+      coords[key * 3 + 2] = z
+      placed[key] = 1
+      taken++
+    }
+  }
+  return taken
+}
+
 export const mapStage: Stage = {
   name: "map",
   sources: ["pipeline/map", "core/random.ts", "core/index"],
+  settings: Effect.map(Effect.orElseSucceed(MapSample, () => MAP_SAMPLE), (n) => (n === MAP_SAMPLE ? "" : `MAP_SAMPLE=${n}`)),
   dependsOn: ["embed"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    Effect.flatMap(Effect.all([EncoderPin, MapSample]), ([pin, mapSample]) => Effect.tryPromise(async (): Promise<StageResult> => {
       const info = JSON.parse(await fs.readFile(path.join(ctx.workDir, "index", "index.json"), "utf8")) as { dims: number; count: number }
       const dims = info.dims
       const db = await DuckDBInstance.create(":memory:")
@@ -77,42 +122,73 @@ export const mapStage: Stage = {
         // lists ran out of the 4 GB heap.
         const vectors = (await readVectorFile(vectorFilePath(ctx.workDir), dims, n)) ?? (await vectorsFromParquet(conn, parquet, dims, n))
         const row = (i: number) => vectors.subarray(i * dims, (i + 1) * dims)
-        const step = Math.max(1, n / MAP_SAMPLE)
-        const sampleIdx = Array.from({ length: Math.min(n, MAP_SAMPLE) }, (_, i) => Math.floor(i * step))
-        ctx.progress.info(`fitting UMAP on ${sampleIdx.length} of ${n} vectors`)
-        const fitted = fitFrame(sampleIdx.map((i) => Array.from(row(i))), 42)
-        const norm = normaliser(fitted)
-        const sampleCoords = fitted.map(norm)
+        const explicitPin = Option.getOrUndefined(pin)
+        // The frame: the pinned version's (ENCODER_PIN), else the earlier version's when its vectors
+        // come from this same encoder, else fitted now.
+        const frameFrom = explicitPin ?? (ctx.previous && (await sameEncoder(ctx.previous.dir, ctx.workDir)) ? ctx.previous.dir : undefined)
+        const kept = frameFrom ? await readFrame(frameFrom, dims) : undefined
+        let frame: Frame
+        if (kept) {
+          frame = kept
+          ctx.progress.info(`keeping the frame of ${path.basename(frameFrom!)} (${kept.apps.length} fitted applications)`)
+        } else {
+          const step = Math.max(1, n / mapSample)
+          const sampleIdx = Array.from({ length: Math.min(n, mapSample) }, (_, i) => Math.floor(i * step))
+          ctx.progress.info(`fitting UMAP on ${sampleIdx.length} of ${n} vectors`)
+          const fitted = fitFrame(sampleIdx.map((i) => Array.from(row(i))), 42)
+          const norm = normaliser(fitted)
+          const sampleVectors = new Float32Array(sampleIdx.length * dims)
+          sampleIdx.forEach((i, j) => sampleVectors.set(row(i), j * dims))
+          frame = { dims, apps: sampleIdx.map((i) => appNums[i]), coords: fitted.map((c) => norm(c) as [number, number, number]), vectors: sampleVectors }
+        }
+        await writeFrame(ctx.workDir, frame)
+
         const coords = new Float64Array(n * 3)
         const fittedKeys = new Uint8Array(n)
-        sampleIdx.forEach((i, j) => {
-          coords.set(sampleCoords[j], i * 3)
-          fittedKeys[i] = 1
-        })
+        const placed = new Uint8Array(n)
+        // A frame application whose vector is the one it was fitted with keeps its fitted place.
+        const frameIndex = new Map(frame.apps.map((a, j) => [a, j]))
+        for (let i = 0; i < n; i++) {
+          const j = frameIndex.get(appNums[i])
+          if (j === undefined) continue
+          const v = row(i)
+          const f = frame.vectors.subarray(j * dims, (j + 1) * dims)
+          if (v.every((x, d) => x === f[d])) {
+            coords.set(frame.coords[j], i * 3)
+            fittedKeys[i] = 1
+            placed[i] = 1
+          }
+        }
+        // Under the earlier version's frame, an unchanged application (same text, so the same
+        // vector) keeps the coordinates it had: placing it again would give the same numbers.
+        let takenOver = 0
+        if (kept && frameFrom === ctx.previous?.dir) takenOver = await takeOverPlaces(conn, ctx.previous!.dir, parquet, placed, coords)
 
-        // Out-of-sample placement from the nearest fitted neighbours (exact search over the
-        // sample, a batch of queries per call).
-        const sampleMatrix = new Float32Array(sampleIdx.length * dims)
-        sampleIdx.forEach((i, j) => sampleMatrix.set(row(i), j * dims))
-        const k = Math.min(PLACE_NEIGHBOURS, sampleIdx.length)
-        for (let from = 0; from < n && sampleIdx.length > 0; from += PLACE_BATCH) {
-          const to = Math.min(n, from + PLACE_BATCH)
-          const found = exactSearchBatch(sampleMatrix, vectors.subarray(from * dims, to * dims), dims, k)
-          for (let i = from; i < to; i++) {
-            if (fittedKeys[i]) continue
-            const q = i - from
+        // Everything else is placed from its nearest frame points (exact search over the frame,
+        // a batch of queries per call).
+        const frameCoords = frame.coords
+        const m = frame.apps.length
+        const k = Math.min(PLACE_NEIGHBOURS, m)
+        const toPlace = Array.from({ length: n }, (_, i) => i).filter((i) => !placed[i])
+        for (let from = 0; from < toPlace.length && m > 0; from += PLACE_BATCH) {
+          const ids = toPlace.slice(from, from + PLACE_BATCH)
+          const queries = new Float32Array(ids.length * dims)
+          ids.forEach((i, q) => queries.set(row(i), q * dims))
+          const found = exactSearchBatch(frame.vectors, queries, dims, k)
+          ids.forEach((i, q) => {
             let wsum = 0
             const p = [0, 0, 0]
             for (let j = 0; j < found.counts[q]; j++) {
               const w = Math.max(1e-6, 1 - found.distances[q * k + j]) ** 2
-              const c = sampleCoords[Number(found.keys[q * k + j])]
+              const c = frameCoords[Number(found.keys[q * k + j])]
               for (let d = 0; d < 3; d++) p[d] += w * c[d]
               wsum += w
             }
             for (let d = 0; d < 3; d++) coords[i * 3 + d] = wsum > 0 ? p[d] / wsum : 0
-          }
-          ctx.progress.tick(to - from, "placed")
+          })
+          ctx.progress.tick(ids.length, "placed")
         }
+        const fittedCount = fittedKeys.reduce((a, b) => a + b, 0)
 
         await conn.run(`CREATE TABLE c (key INTEGER, app_num VARCHAR, x DOUBLE, y DOUBLE, z DOUBLE, fitted BOOLEAN)`)
         const ap = await conn.createAppender("c")
@@ -131,15 +207,18 @@ export const mapStage: Stage = {
         await fs.mkdir(path.dirname(file), { recursive: true })
         await conn.run(`COPY (SELECT * FROM c ORDER BY key) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`)
         return {
-          outputs: ["map/coordinates.parquet"],
+          outputs: ["map/coordinates.parquet", FRAME_JSON, FRAME_VECTORS],
           rowCounts: { coordinates: n },
-          notes: [`UMAP fitted on ${sampleIdx.length} vectors (seed 42, ${EPOCHS} epochs); ${n - sampleIdx.length} placed from ${k} nearest fitted neighbours`]
+          notes: [
+            kept
+              ? `frame of ${path.basename(frameFrom!)} kept (${m} fitted applications)`
+              : `UMAP fitted on ${m} vectors (seed 42, ${EPOCHS} epochs)`,
+            `${fittedCount} at their fitted place, ${takenOver} unchanged places taken over, ${toPlace.length} placed from ${k} nearest frame points`
+          ]
         }
       } finally {
         conn.closeSync()
         db.closeSync()
       }
-    })
+    }))
 }
-
-

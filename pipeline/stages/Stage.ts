@@ -51,7 +51,12 @@ export interface Stage {
   /** Source paths (files or folders, repo-relative) whose content makes up the stage's code version. */
   readonly sources: ReadonlyArray<string>
   /** Settings that change what the stage produces (e.g. ENCODER), folded into its code version. */
-  readonly settings?: () => string
+  readonly settings?: Effect.Effect<string>
+  /**
+   * True when the stage must run although an earlier build's outputs match its code and inputs
+   * (the encoder under RETRAIN=1): the runner then neither resumes nor takes outputs over.
+   */
+  readonly rerun?: Effect.Effect<boolean>
   /** Earlier stages whose outputs this stage reads. */
   readonly dependsOn: ReadonlyArray<string>
   /** Which corpus files the stage reads (by corpus-relative path). */

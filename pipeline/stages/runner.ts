@@ -166,11 +166,20 @@ const build = (opts: PipelineOptions) =>
     const location = parseCorpusLocation(opts.corpus)
     const root = path.resolve(opts.artifactsRoot)
     const files = yield* store.list(location)
+    // Settings are read in the caller's runtime, so a Config provider it sets (tests, benchmarks) counts.
+    const settings = yield* Effect.forEach(opts.stages, (s) => s.settings ?? Effect.succeed(undefined))
     const codeVersions = yield* Effect.promise(() =>
-      Promise.all(opts.stages.map(async (s) => (s.settings ? sha256(`${await codeVersionOf(s.sources)}|${s.settings()}`).slice(0, 16) : codeVersionOf(s.sources))))
+      Promise.all(opts.stages.map(async (s, i) => (settings[i] !== undefined ? sha256(`${await codeVersionOf(s.sources)}|${settings[i]}`).slice(0, 16) : codeVersionOf(s.sources))))
     )
+    const mustRerun = yield* Effect.forEach(opts.stages, (s) => s.rerun ?? Effect.succeed(false))
+    // A stage told to run again (RETRAIN=1) makes a build of its own, not "up to date".
+    const rerun = opts.stages.filter((_, i) => mustRerun[i]).map((s) => s.name)
     const buildKey = sha256(
-      JSON.stringify({ files: files.map((f) => [f.path, f.fingerprint]), code: opts.stages.map((s, i) => [s.name, codeVersions[i]]) })
+      JSON.stringify({
+        files: files.map((f) => [f.path, f.fingerprint]),
+        code: opts.stages.map((s, i) => [s.name, codeVersions[i]]),
+        ...(rerun.length ? { rerun } : {})
+      })
     ).slice(0, 16)
 
     yield* Effect.promise(() => fs.mkdir(root, { recursive: true }))
@@ -197,6 +206,8 @@ const build = (opts: PipelineOptions) =>
       const inputHash = sha256(JSON.stringify({ corpus: inputs.map((f) => [f.path, f.fingerprint]), deps })).slice(0, 16)
       const matches = (r: StageRecord | undefined): r is StageRecord =>
         !!r && r.codeVersion === codeVersion && r.inputHash === inputHash
+      // A stage told to run again resumes its own build's work but takes nothing over from others.
+      const mustRun = mustRerun[i]
       opts.progress.stage(stage.name)
 
       // 1. Resume: finished in an earlier, interrupted run of this same build.
@@ -212,7 +223,7 @@ const build = (opts: PipelineOptions) =>
       // 2. Reuse: same code and inputs as the stage in the current version, or as a stage an
       //    interrupted build of other code finished (a fix to a late stage after a crash must
       //    not redo the hours of ingest before it).
-      const donor = yield* Effect.promise(() => findDonor(stage.name, matches, currentDir, currentManifest, otherPartials))
+      const donor = mustRun ? undefined : yield* Effect.promise(() => findDonor(stage.name, matches, currentDir, currentManifest, otherPartials))
       if (donor) {
         yield* Effect.promise(() => linkOutputs(donor.dir, work, donor.record))
         const rec = { ...donor.record, reused: true }

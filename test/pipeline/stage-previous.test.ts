@@ -33,7 +33,7 @@ afterEach(() => fs.rm(tmp, { recursive: true, force: true }))
 const producer = (seen: Array<Pick<StageContext, "previous" | "codeVersion">>, setting: string): Stage => ({
   name: "producer",
   sources: ["test/pipeline/stage-previous.test.ts"],
-  settings: () => setting,
+  settings: Effect.succeed(setting),
   dependsOn: [],
   readsCorpusFile: () => true,
   run: (ctx) =>

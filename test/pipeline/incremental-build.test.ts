@@ -1,0 +1,145 @@
+/**
+ * Nightly builds under a pinned encoder (issue 17): a build over a grown or changed corpus keeps
+ * the earlier version's encoder and map frame, encodes only new and changed applications, takes
+ * the other vectors and map places over, and gives the same vectors, coordinates and frame as a
+ * from-scratch build of the same corpus with the same pinned encoder (ENCODER_PIN). RETRAIN=1 and
+ * the drift rule train a new encoder.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { ConfigProvider, Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sha256OfFile } from "../../core/artifacts/files.ts"
+import type { StageRecord } from "../../core/artifacts/manifest.ts"
+import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
+import { embedStage } from "../../pipeline/embed/stage.ts"
+import { encoderStage } from "../../pipeline/encoder/stage.ts"
+import { ingestStage } from "../../pipeline/ingest/stage.ts"
+import { mapStage } from "../../pipeline/map/stage.ts"
+import { silentProgress } from "../../pipeline/stages/progress.ts"
+import { runPipeline } from "../../pipeline/stages/runner.ts"
+
+const sample = path.resolve("pipeline/sample-corpus")
+const FIRST_NIGHT = [
+  "cpc/cpc-section-D_20250501.txt.gz",
+  "uspto/applications/go-uspto-v4-4-A1.xml.gz",
+  "uspto/grants/patentsview-ipg050104.small.xml.gz",
+  "uspto/grants/patentsview-ipg060103.small.xml.gz",
+  "uspto/grants/patentsview-ipg080101.small.xml.gz",
+  "uspto/grants/patentsview-ipg100105.small.xml.gz",
+  "uspto/grants/patentsview-ipg110104.small.xml.gz",
+  "uspto/grants/patentsview-ipg120103.xml.gz"
+]
+/** The next night's new file. */
+const ADDED = "uspto/grants/patentsview-ipg070102.small.xml.gz"
+/** Rewritten the next night (same path, another file's content). */
+const CHANGED = "uspto/grants/patentsview-ipg080101.small.xml.gz"
+const CHANGED_TO = "uspto/grants/patentsview-ipg090106.small.xml.gz"
+
+let tmp: string
+
+const copyInto = async (corpus: string, rel: string, from = rel) => {
+  await fs.mkdir(path.dirname(path.join(corpus, rel)), { recursive: true })
+  await fs.copyFile(path.join(sample, from), path.join(corpus, rel))
+}
+
+const build = (corpus: string, root: string, settings: Record<string, string> = {}) =>
+  Effect.runPromise(
+    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage, mapStage], progress: silentProgress }).pipe(
+      Effect.provide(CorpusStore.Default),
+      Effect.withConfigProvider(
+        ConfigProvider.fromJson({ ENCODER: "lsa", INGEST_WORKERS: "1", MAP_SAMPLE: "60", ...settings }).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
+      )
+    )
+  )
+
+const stage = (m: { stages: ReadonlyArray<StageRecord> }, name: string) => m.stages.find((s) => s.name === name)!
+const notes = (m: { stages: ReadonlyArray<StageRecord> }, name: string) => (stage(m, name).notes ?? []).join(" | ")
+
+/** Rows of a query over one version's Parquet file, as JSON lines sorted (order-independent). */
+const rowsOf = async (file: string, select: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  try {
+    const rows = (await conn.runAndReadAll(`SELECT ${select} FROM read_parquet('${file}') ORDER BY key`)).getRowsJS()
+    return rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === "bigint" ? String(v) : v)))
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), "incremental-build-"))
+})
+afterAll(() => fs.rm(tmp, { recursive: true, force: true }))
+
+describe("a nightly build under the pinned encoder", () => {
+  let corpus: string
+  let first: Awaited<ReturnType<typeof build>>
+  let next: Awaited<ReturnType<typeof build>>
+
+  beforeAll(async () => {
+    corpus = path.join(tmp, "corpus")
+    for (const rel of FIRST_NIGHT) await copyInto(corpus, rel)
+    first = await build(corpus, "nightly")
+    await copyInto(corpus, ADDED)
+    await copyInto(corpus, CHANGED, CHANGED_TO)
+    // The drift limit is raised: this corpus grows by far more than a tenth in one night.
+    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5" })
+  }, 300_000)
+
+  it("keeps the encoder and the map frame, and encodes only new and changed applications", async () => {
+    expect(notes(first.manifest, "encoder")).toMatch(/trained: no earlier encoder/)
+    expect(notes(next.manifest, "encoder")).toMatch(/encoder pinned/)
+    // The same model files (hard-linked), the same frame.
+    for (const f of ["encoder/model.onnx", "encoder/vocab.json"]) {
+      expect((await fs.stat(path.join(next.versionDir, f))).ino, f).toBe((await fs.stat(path.join(first.versionDir, f))).ino)
+    }
+    for (const f of ["map/frame.json", "map/frame.f32"]) {
+      expect(await sha256OfFile(path.join(next.versionDir, f)), f).toBe(await sha256OfFile(path.join(first.versionDir, f)))
+    }
+    const taken = /(\d+) vectors taken over from the earlier version \(same encoder, same text\); (\d+) encoded/.exec(notes(next.manifest, "embed"))
+    expect(taken, notes(next.manifest, "embed")).not.toBeNull()
+    const [reused, encoded] = [Number(taken![1]), Number(taken![2])]
+    expect(reused).toBeGreaterThan(100)
+    expect(encoded).toBeGreaterThan(10)
+    expect(reused + encoded).toBe(stage(next.manifest, "embed").rowCounts.vectors)
+    expect(notes(next.manifest, "map")).toMatch(/frame of v\S+ kept/)
+    expect(notes(next.manifest, "map")).toMatch(/[1-9]\d* unchanged places taken over/)
+  })
+
+  it("equals a from-scratch build of the same corpus with the same pinned encoder", async () => {
+    const scratch = await build(corpus, "scratch", { ENCODER_PIN: first.versionDir })
+    expect(notes(scratch.manifest, "embed")).toMatch(/^\d+ vectors encoded/)
+    for (const f of ["encoder/model.onnx", "index/vectors.f32", "map/frame.json", "map/frame.f32"]) {
+      expect(await sha256OfFile(path.join(scratch.versionDir, f)), f).toBe(await sha256OfFile(path.join(next.versionDir, f)))
+    }
+    for (const t of ["applications", "claims"]) {
+      const out = (m: typeof next.manifest) => stage(m, "ingest").outputs.find((o) => o.path === `tables/${t}.parquet`)!.contentHash
+      expect(out(scratch.manifest), t).toBe(out(next.manifest))
+    }
+    const vectors = (dir: string) => rowsOf(path.join(dir, "index", "vectors.parquet"), "key, app_num, text_hash, vector")
+    expect(await vectors(scratch.versionDir)).toEqual(await vectors(next.versionDir))
+    const coords = (dir: string) => rowsOf(path.join(dir, "map", "coordinates.parquet"), "key, app_num, x, y, z, fitted")
+    expect(await coords(scratch.versionDir)).toEqual(await coords(next.versionDir))
+  }, 300_000)
+
+  it("trains a new encoder under RETRAIN=1, and when the corpus drifted past ENCODER_DRIFT", async () => {
+    const retrained = await build(corpus, "nightly", { RETRAIN: "true" })
+    expect(retrained.upToDate).toBe(false)
+    expect(notes(retrained.manifest, "encoder")).toMatch(/trained: RETRAIN=1/)
+    expect(notes(retrained.manifest, "embed")).toMatch(/^\d+ vectors encoded/)
+    expect(notes(retrained.manifest, "map")).toMatch(/UMAP fitted/)
+    // A build of the first night's corpus from scratch, then the grown corpus under the default rule.
+    const drifted = path.join(tmp, "drift-corpus")
+    for (const rel of FIRST_NIGHT) await copyInto(drifted, rel)
+    await build(drifted, "drift")
+    // 25 more utility grants on 135: more than a tenth.
+    await copyInto(drifted, ADDED)
+    const grown = await build(drifted, "drift")
+    expect(notes(grown.manifest, "encoder")).toMatch(/trained: drift: \d+ applications against \d+ at training/)
+  }, 300_000)
+})
