@@ -142,7 +142,7 @@ export const parseClaim = (input: ClaimInput, number: number, options: { readonl
   }
   const bodyStart = transition ? transition.end : preamble.end
   const afterColon = /^\s*:?\s*/.exec(text.slice(bodyStart))
-  const body = { start: bodyStart + (afterColon ? afterColon[0].length : 0), end: text.replace(/[\s.]+$/, "").length }
+  const body = { start: bodyStart + (afterColon ? afterColon[0].length : 0), end: endBeforeTrailingStops(text) }
   const elements = options.elements !== false && body.end > body.start ? splitElements(text, body) : []
   return {
     number,
@@ -158,6 +158,15 @@ export const parseClaim = (input: ClaimInput, number: number, options: { readonl
     body: { start: Math.min(body.start, Math.max(body.end, body.start)), end: Math.max(body.start, body.end) },
     elements
   }
+}
+
+const TRAILING_STOP = /[\s.]/
+
+/** Length of the text less trailing whitespace and full stops (`text.replace(/[\s.]+$/, "").length`, without running a pattern over the whole text). */
+const endBeforeTrailingStops = (text: string): number => {
+  let e = text.length
+  while (e > 0 && TRAILING_STOP.test(text[e - 1])) e--
+  return e
 }
 
 const trimEnd = (text: string, end: number, floor: number) => {

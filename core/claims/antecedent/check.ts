@@ -47,7 +47,7 @@ export const checkAntecedentBasis = (
   }
 
   const states = new Map<number, ClaimState>()
-  const set = setContext(byNumber, chunked, states, options)
+  const set = new SetScope(byNumber, chunked, states, options)
   const inProgress = new Set<number>()
 
   // Second pass: each claim after the claims it depends on, its mentions in order.
@@ -83,44 +83,47 @@ export const checkAntecedentBasis = (
 }
 
 /** What every claim's scan may ask of the set, each part worked out on first need. */
-const setContext = (
-  byNumber: ReadonlyMap<number, ParsedClaim>,
-  chunked: ReadonlyMap<number, { mentions: Mention[] }>,
-  states: ReadonlyMap<number, ClaimState>,
-  options: AntecedentOptions
-): SetContext => {
-  // Is the head noun recited anywhere in the set ("high" means nowhere)? Built for the first unresolved reference.
-  let setHeads: Set<string> | undefined
-  let setKeys: Set<string> | undefined
-  const lowered = new Map<ClaimState, string>()
-  return {
-    byNumber,
-    states,
-    includeSuppressed: options.includeSuppressed === true,
-    recitedAnywhere: (head) => {
-      if (!setHeads) {
-        setHeads = new Set<string>()
-        for (const { mentions } of chunked.values()) {
-          for (const m of mentions) {
-            if (m.kind === "ref") continue
-            for (const r of m.readings) setHeads.add(r.head)
-            for (const r of m.tails) setHeads.add(r.head)
-          }
+class SetScope implements SetContext {
+  readonly includeSuppressed: boolean
+  /** Is the head noun recited anywhere in the set ("high" means nowhere)? Built for the first unresolved reference. */
+  private setHeads: Set<string> | undefined
+  private setKeys: Set<string> | undefined
+  private readonly lowered = new Map<ClaimState, string>()
+
+  constructor(
+    readonly byNumber: ReadonlyMap<number, ParsedClaim>,
+    private readonly chunked: ReadonlyMap<number, { mentions: Mention[] }>,
+    readonly states: ReadonlyMap<number, ClaimState>,
+    options: AntecedentOptions
+  ) {
+    this.includeSuppressed = options.includeSuppressed === true
+  }
+
+  recitedAnywhere(head: string): boolean {
+    if (!this.setHeads) {
+      this.setHeads = new Set<string>()
+      for (const { mentions } of this.chunked.values()) {
+        for (const m of mentions) {
+          if (m.kind === "ref") continue
+          for (const r of m.readings) this.setHeads.add(r.head)
+          for (const r of m.tails) this.setHeads.add(r.head)
         }
       }
-      return setHeads.has(head)
-    },
-    keyRecitedAnywhere: (key) => {
-      if (!setKeys) {
-        setKeys = new Set<string>()
-        for (const { mentions } of chunked.values()) for (const m of mentions) if (m.kind !== "ref") for (const r of m.readings) setKeys.add(r.key)
-      }
-      return setKeys.has(key)
-    },
-    lowerText: (st) => {
-      let t = lowered.get(st)
-      if (t === undefined) lowered.set(st, (t = st.parsed.text.toLowerCase()))
-      return t
     }
+    return this.setHeads.has(head)
+  }
+
+  keyRecitedAnywhere(key: string): boolean {
+    if (!this.setKeys) {
+      this.setKeys = new Set<string>()
+      for (const { mentions } of this.chunked.values()) for (const m of mentions) if (m.kind !== "ref") for (const r of m.readings) this.setKeys.add(r.key)
+    }
+    return this.setKeys.has(key)
+  }
+
+  lowerText(st: ClaimState): string {
+    let t = this.lowered.get(st)
+    if (t === undefined) this.lowered.set(st, (t = st.parsed.text.toLowerCase()))
+    return t
   }
 }

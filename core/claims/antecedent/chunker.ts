@@ -628,7 +628,9 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       scope: listOwner,
       region: detStart < regions.skipUntil ? "skip" : detStart < regions.preambleEnd ? "preamble" : "body",
       tokStart: phraseStart,
-      tokEnd: phrase.end
+      tokEnd: phrase.end,
+      // Set when the "of" phrase after it is read; present from the start, so every mention has one shape.
+      ofNext: undefined
     }
     if (linkOfAt === i && linkOfFrom >= 0) mentions[linkOfFrom].ofNext = mention.index
     mentions.push(mention)

@@ -59,7 +59,8 @@ export interface RegisterOptions {
   readonly number?: GrammaticalNumber
 }
 
-export class ClaimScan {
+/** Also the severity context of its unresolved references: its lookups are methods, so a scan makes no closures. */
+export class ClaimScan implements SeverityContext {
   readonly text: string
   readonly number: number
   readonly index = new IntroIndex()
@@ -85,7 +86,6 @@ export class ClaimScan {
   /** Token end of a parent's modifying step named again. */
   restatedStepEnd = -1
   private readonly seenIssue = new Set<string>()
-  readonly severityContext: SeverityContext
 
   constructor(
     readonly set: SetContext,
@@ -115,17 +115,25 @@ export class ClaimScan {
         this.inheritedAmbiguity.add(k)
       }
     }
-    this.severityContext = {
-      text: this.text,
-      stemBefore: this.stemBefore,
-      hasKey: (key) => this.view.hasKey(key),
-      hasHead: (head) => this.view.hasHead(head) || set.recitedAnywhere(head),
-      chainRecitesOtherwise: (r) => {
-        const same = this.view.head(r.head)
-        return same !== undefined && same.length > 0 && !same.some((i) => i.key === r.key || r.key.endsWith(` ${i.key}`))
-      },
-      setHasKey: (key) => set.keyRecitedAnywhere(key)
-    }
+  }
+
+  hasKey(key: string): boolean {
+    return this.view.hasKey(key)
+  }
+
+  hasHead(head: string): boolean {
+    return this.view.hasHead(head) || this.set.recitedAnywhere(head)
+  }
+
+  chainRecitesOtherwise(r: Reading): boolean {
+    const same = this.view.head(r.head)
+    if (same === undefined || same.length === 0) return false
+    for (const i of same) if (i.key === r.key || r.key.endsWith(` ${i.key}`)) return false
+    return true
+  }
+
+  setHasKey(key: string): boolean {
+    return this.set.keyRecitedAnywhere(key)
   }
 
   issue(type: IssueType, severity: Severity, term: string, start: number, end: number, informational = false) {
@@ -152,7 +160,7 @@ export class ClaimScan {
   }
 
   /** Whether a Porter stem was said earlier in the claim or anywhere in its chain. */
-  readonly stemBefore = (st: string): boolean => {
+  stemBefore(st: string): boolean {
     this.stemTable.fill(this.position)
     if (this.stemTable.stems.has(st)) return true
     for (const a of this.ancestors) {
@@ -163,7 +171,7 @@ export class ClaimScan {
   }
 
   /** "rotating … the rotation", "administering … said administration": a step named by its noun. */
-  readonly verbRootBefore = (word: string): boolean => {
+  verbRootBefore(word: string): boolean {
     const s = singularStem(word)
     if (s.length < 4) return false
     if (!ACTION_NOUN.test(word)) return false

@@ -52,20 +52,24 @@ const reportDoubleInclusion = (scan: ClaimScan, m: Mention) => {
   // "a plurality of datapoints, each datapoint comprising: …; an intent": parts of each member, one per member.
   const whole = m.owner ?? listedIn
   if (whole !== undefined && scan.distributive.has(whole)) return
-  const sameThing = (i: Intro) =>
-    !ownerRecitedTwice && (m.owner === undefined || i.owner === m.owner) &&
-    ((m.owner ?? listedIn) === undefined || (i.owner ?? i.listedIn) === undefined || (i.owner ?? i.listedIn) === (m.owner ?? listedIn))
   const recited = view.key(r0.key) ?? []
-  const same = recited.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart && sameThing(i))
+  const same = recited.filter((i) => i.counting && !i.preamble && !i.weak && i.elementStart && sameThing(m, listedIn, ownerRecitedTwice, i))
   const own = same.filter((i) => i.claim === scan.number)
   const inherited = parsed.isIndependent ? [] : same.filter((i) => i.claim !== scan.number)
-  const unqualified = (list: Intro[]) => list.length > 0 && (m.qualifier === "" || list.some((i) => i.qualifier === m.qualifier))
-  const inheritedAny = parsed.isIndependent ? [] : recited.filter((i) => i.counting && !i.preamble && !i.weak && i.claim !== scan.number && sameThing(i))
-  if (unqualified(own) || unqualified(inherited) || (inheritedAny.length > 0 && m.qualifier === "")) {
+  const inheritedAny = parsed.isIndependent ? [] : recited.filter((i) => i.counting && !i.preamble && !i.weak && i.claim !== scan.number && sameThing(m, listedIn, ownerRecitedTwice, i))
+  if (unqualified(m, own) || unqualified(m, inherited) || (inheritedAny.length > 0 && m.qualifier === "")) {
     scan.ambiguityReported.add(r0.key)
     scan.issue("double-inclusion", "medium", scan.termOf(r0), r0.start, r0.end)
   }
 }
+
+/** Whether a recitation may be the same thing as the introduction: nothing says they are parts or list items of different things. */
+const sameThing = (m: Mention, listedIn: string | undefined, ownerRecitedTwice: boolean, i: Intro): boolean =>
+  !ownerRecitedTwice && (m.owner === undefined || i.owner === m.owner) &&
+  ((m.owner ?? listedIn) === undefined || (i.owner ?? i.listedIn) === undefined || (i.owner ?? i.listedIn) === (m.owner ?? listedIn))
+
+/** Recitations the introduction repeats with nothing after it, or with the same words after it. */
+const unqualified = (m: Mention, list: Intro[]): boolean => list.length > 0 && (m.qualifier === "" || list.some((i) => i.qualifier === m.qualifier))
 
 /** `("PCD")`, `(PCD)` right after a phrase: an abbreviation the claim goes on to use. */
 const labelAfter = (scan: ClaimScan, m: Mention): string | undefined => {

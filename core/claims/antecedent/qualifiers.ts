@@ -6,14 +6,16 @@ const PLACE_WORDS = new Set(["in", "at", "on", "onto", "into", "within"])
 
 export const firstWords = (q: string, n: number) => q.split(" ", n).join(" ")
 
+const comparedWords = (q: string): string[] =>
+  q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w) && !PLACE_WORDS.has(w) && w !== "thereof")
+
 /** The first words after two phrases agree ("within the knee joint" / "within the knee joint that …"). */
 export const sameQualifier = (a: string, b: string): boolean => {
   if (a === "" || b === "") return false
   // "between at least a first point …" / "between said first and second points": articles and "at least" do not tell them apart.
   // "the region thereof extending under …" / "a region extending under …": "thereof" only says whose.
-  const words = (q: string) => q.replace(/\bat least\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w) && !PLACE_WORDS.has(w) && w !== "thereof")
-  const x = words(a)
-  const y = words(b)
+  const x = comparedWords(a)
+  const y = comparedWords(b)
   if (x.length === 0 || y.length === 0) return false
   // A label ("(i-1)") says which one by itself.
   if (x[0].startsWith("(") || y[0].startsWith("(")) return x[0] === y[0]

@@ -79,15 +79,16 @@ export const resolveReference = (scan: ClaimScan, m: Mention): ResolvedReference
   return { reading: r0 }
 }
 
+/** The owner as recited or shortened ("dome plate" for "an annular dome plate having an inner portion"). */
+const names = (key: string | undefined, owner: string): boolean => key !== undefined && (key === owner || key.endsWith(` ${owner}`))
+
 /** "dome plate inner portion": a recitation of "inner portion" whose owner (or "of" phrase) is the recited "dome plate". */
 const ownedPart = (scan: ClaimScan, r: Reading): Resolution | undefined => {
   for (let k = 1; k < r.words.length; k++) {
     const owner = r.words.slice(0, k).join(" ")
     const parts = scan.view.key(r.words.slice(k).join(" "))
     if (!parts) continue
-    // The owner as recited or shortened ("dome plate" for "an annular dome plate having an inner portion").
-    const named = (key: string | undefined) => key !== undefined && (key === owner || key.endsWith(` ${owner}`))
-    const intros = parts.filter((i) => named(i.owner) || named(i.ofKey))
+    const intros = parts.filter((i) => names(i.owner, owner) || names(i.ofKey, owner))
     if (intros.length > 0) return { intros, how: "exact" }
   }
   return undefined

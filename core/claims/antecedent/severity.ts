@@ -20,15 +20,15 @@ export const SEVERITY_RANK: Record<Severity, number> = { high: 3, medium: 2, low
 export interface SeverityContext {
   readonly text: string
   /** Whether a Porter stem was said earlier in the claim or anywhere in its chain. */
-  readonly stemBefore: (s: string) => boolean
+  stemBefore(s: string): boolean
   /** Whether a key is recited (claim so far and chain). */
-  readonly hasKey: (key: string) => boolean
+  hasKey(key: string): boolean
   /** Whether a head noun is recited in the chain or anywhere in the set. */
-  readonly hasHead: (head: string) => boolean
+  hasHead(head: string): boolean
   /** Whether the claim or its chain recites something under the reading's head noun, none of it the reading's own words less modifiers. */
-  readonly chainRecitesOtherwise: (r: Reading) => boolean
+  chainRecitesOtherwise(r: Reading): boolean
   /** Whether a key is recited (not only referred to) anywhere in the set. */
-  readonly setHasKey: (key: string) => boolean
+  setHasKey(key: string): boolean
 }
 
 /** "which is the HMG-CoA reductase inhibitor": a predicate says what a thing is rather than pointing back. */

@@ -11,7 +11,9 @@ export const snippetOf = (text: string, start: number, end: number): string => {
     const sp = text.lastIndexOf(" ", b)
     if (sp > end) b = sp
   }
-  return `${a > 0 ? "…" : ""}${text.slice(a, b).replace(/\s+/g, " ").trim()}${b < text.length ? "…" : ""}`
+  const quoted = text.slice(a, b)
+  // Most snippets hold only single spaces: then collapsing whitespace would change nothing.
+  return `${a > 0 ? "…" : ""}${(ODD_SPACE.test(quoted) ? quoted.replace(/\s+/g, " ") : quoted).trim()}${b < text.length ? "…" : ""}`
 }
 
 /** Whitespace other than a single space: what `normalise` has to rewrite (most phrases have none). */

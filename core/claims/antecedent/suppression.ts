@@ -94,9 +94,9 @@ export interface SuppressionContext {
   /** The lower-case token two places before the determiner (the symbol in "n is the refractive index"). */
   readonly beforePrev: string
   /** Whether an -ing/-ed word of the same root appears earlier in the claim chain ("rotating" → "the rotation"). */
-  readonly verbRootBefore: (word: string) => boolean
+  verbRootBefore(word: string): boolean
   /** The chain recites steps ("comprising the steps of"): "the step" is one of them. Asked only about "the step". */
-  readonly methodClaim: () => boolean
+  methodClaim(): boolean
   /** A design or plant claim in formal terms: it names the article shown and recites nothing to refer back to. */
   readonly formalClaim: boolean
 }

@@ -6,21 +6,44 @@
 import { type Mention, type Reading, reading } from "./chunker.ts"
 import type { ClaimScan } from "./claim-scan.ts"
 import { BASE_VERBS, VERB_S } from "./lexicon.ts"
-import { severityOf } from "./severity.ts"
-import { suppressionFor } from "./suppression.ts"
+import { type Graded, severityOf } from "./severity.ts"
+import { type SuppressionContext, suppressionFor } from "./suppression.ts"
 import { taggedPhraseLength } from "./tagger.ts"
+import type { SuppressionRule } from "./types.ts"
+
+/** What the implicit-basis rules may ask about one unresolved reference of a claim. */
+class UnresolvedContext implements SuppressionContext {
+  readonly text: string
+  readonly mentions: ReadonlyArray<Mention>
+  readonly beforePrev: string
+  readonly formalClaim: boolean
+
+  constructor(private readonly scan: ClaimScan, m: Mention) {
+    this.text = scan.text
+    this.mentions = scan.mentions
+    this.beforePrev = m.detTok >= 2 ? scan.tokens[m.detTok - 2].l : ""
+    this.formalClaim = scan.formalClaim
+  }
+
+  verbRootBefore(word: string): boolean {
+    return this.scan.verbRootBefore(word)
+  }
+
+  methodClaim(): boolean {
+    return this.scan.stemBefore("step")
+  }
+}
+
+/** A suppressed candidate's severity is only ever shown under includeSuppressed. */
+const grade = (scan: ClaimScan, m: Mention, x: Reading, rule: SuppressionRule | undefined): Graded | undefined =>
+  rule && !scan.set.includeSuppressed ? undefined : severityOf(scan, m, x)
 
 export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
-  const { text, tokens, mentions } = scan
-  const ctx = {
-    text, mentions, beforePrev: m.detTok >= 2 ? tokens[m.detTok - 2].l : "", verbRootBefore: scan.verbRootBefore, formalClaim: scan.formalClaim,
-    methodClaim: () => scan.stemBefore("step")
-  }
+  const tokens = scan.tokens
+  const ctx = new UnresolvedContext(scan, m)
   let said = r
   let rule = suppressionFor(m, said, ctx)
-  // A suppressed candidate's severity is only ever shown under includeSuppressed.
-  const grade = (x: Reading) => (rule && !scan.set.includeSuppressed ? undefined : severityOf(scan.severityContext, m, x))
-  let graded = grade(said)
+  let graded = grade(scan, m, said, rule)
   // "the light emission layer arranged close to said anode", "the wing create aerodynamic forces":
   // the tagger is too slow to ask for every phrase.
   const verbCut = m.coordinated ? undefined : verbBeforeObject(scan, m) ?? verbInside(scan, m)
@@ -32,7 +55,7 @@ export const reportUnresolved = (scan: ClaimScan, m: Mention, r: Reading) => {
   if (cut && !cutFound && !tokens[m.tokStart + cutAt]?.l.endsWith("ing")) {
     said = cut
     rule = suppressionFor(m, said, ctx)
-    graded = grade(said)
+    graded = grade(scan, m, said, rule)
   }
   if (cutFound) said = cut!
   else if (rule) {
