@@ -1,7 +1,7 @@
 /**
  * Builds and starts the API server: the process-wide services (keys, quotas, drain, metrics, the
  * state database) and a switchboard of artifact versions (api/versions/), each served by its own
- * HttpApi app behind the gateway, on one Node HTTP server. When ARTIFACTS_DIR is a `current` link,
+ * HttpApi app (behind its outer middleware), on one Node HTTP server. When ARTIFACTS_DIR is a `current` link,
  * a newly published version is loaded beside the served one and takes over new requests without a
  * restart. Used by api/main.ts, by `make serve`, and by tests (port 0, temp STATE_DIR).
  */

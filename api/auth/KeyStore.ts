@@ -1,5 +1,5 @@
 /**
- * The key store the gateway authenticates against and the key CLI manages. Its backend follows
+ * The key store the Authentication middleware (api/http/security/) checks keys against and the key CLI manages. Its backend follows
  * the configuration: PostgreSQL (table `api_keys`, shared by every replica) when DATABASE_URL is
  * set, STATE_DIR/keys.json otherwise. Either way a change is in force on the next request.
  */

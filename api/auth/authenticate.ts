@@ -1,7 +1,8 @@
 /**
  * Authentication in the order SPEC part 5 fixes: header present → `Bearer <key>` form → key
  * shape (before any lookup) → live-only deployment → record by handle and constant-time hash
- * comparison → status → expiry → IP allowlist → permission.
+ * comparison → status → expiry → IP allowlist; then, once the route is known, its permission
+ * (`requirePermission`). The HttpApi middleware in api/http/security/ runs both.
  */
 import { Effect } from "effect"
 import { Settings } from "../config.ts"
@@ -18,6 +19,8 @@ export interface Caller {
   readonly name: string
   readonly daily: number
   readonly monthly: number
+  /** The permissions the key holds; undefined: all of them. */
+  readonly permissions: ReadonlyArray<string> | undefined
 }
 
 const deny = (status: 401 | 403 | 500, code: string, message: string, details?: Record<string, unknown>) =>
@@ -25,12 +28,7 @@ const deny = (status: 401 | 403 | 500, code: string, message: string, details?: 
 
 const BEARER = /^Bearer +(\S+) *$/i
 
-export const authenticate = (request: {
-  readonly authorization: string | undefined
-  readonly remoteAddress: string | undefined
-  /** Undefined where no route matched (the 404 comes after authentication). */
-  readonly permission: Permission | undefined
-}) =>
+export const authenticate = (request: { readonly authorization: string | undefined; readonly remoteAddress: string | undefined }) =>
   Effect.gen(function* () {
     const settings = yield* Settings
     const store = yield* KeyStore
@@ -60,10 +58,18 @@ export const authenticate = (request: {
     if (record.allowIps && !isAllowed(request.remoteAddress, record.allowIps)) {
       return yield* deny(403, "IP_NOT_WHITELISTED", `requests from ${request.remoteAddress ?? "this address"} are outside the key's IP allowlist`)
     }
-    if (request.permission && record.permissions && !record.permissions.includes(request.permission)) {
-      return yield* deny(403, "INSUFFICIENT_PERMISSIONS", `the key lacks the permission ${request.permission}`, {
-        permission: request.permission
-      })
-    }
-    return { handle: record.handle, lineage: record.lineage, name: record.name, daily: record.daily, monthly: record.monthly } satisfies Caller
+    return {
+      handle: record.handle,
+      lineage: record.lineage,
+      name: record.name,
+      daily: record.daily,
+      monthly: record.monthly,
+      permissions: record.permissions ?? undefined
+    } satisfies Caller
   })
+
+/** The caller's key must hold the route's permission (a key without a list holds all). */
+export const requirePermission = (caller: Caller, permission: Permission) =>
+  caller.permissions && !caller.permissions.includes(permission)
+    ? deny(403, "INSUFFICIENT_PERMISSIONS", `the key lacks the permission ${permission}`, { permission })
+    : Effect.void

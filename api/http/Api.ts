@@ -1,15 +1,17 @@
 /**
- * The whole REST surface: six groups under /api/v1 plus the part-5 refusals every operation can
- * answer. The OpenAPI document (api/openapi.ts), the gateway's route table and the MCP tool list
+ * The whole HTTP surface: six REST groups under /api/v1 and the MCP endpoint, all behind
+ * `Authentication` (the bearer key, before routing); the REST groups add `Admission` (permission,
+ * body, quota). The OpenAPI document (api/docs/openapi.ts), the route table and the MCP tool list
  * are all derived from this one declaration.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ClaimValidationApi } from "./claim-validation/Api.ts"
-import { Denied } from "./envelopes.ts"
 import { GuidanceApi } from "./guidance/Api.ts"
+import { McpApi } from "./mcp/Api.ts"
 import { PatentIntelApi } from "./patent-intel/Api.ts"
 import { PatentMapApi } from "./patent-map/Api.ts"
 import { PriorArtApi } from "./prior-art/Api.ts"
+import { Authentication } from "./security/Api.ts"
 import { WarmUpApi } from "./warm-up/Api.ts"
 
 export class PatentApi extends HttpApi.make("patent-intelligence")
@@ -19,10 +21,8 @@ export class PatentApi extends HttpApi.make("patent-intelligence")
   .add(WarmUpApi)
   .add(PatentIntelApi)
   .add(GuidanceApi)
-  .addError(Denied.unauthorized)
-  .addError(Denied.forbidden)
-  .addError(Denied.quota)
-  .addError(Denied.system)
+  .add(McpApi)
+  .middleware(Authentication)
   .annotate(OpenApi.Title, "Patent Intelligence Service")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(

@@ -116,7 +116,7 @@ export const renderDraining = (family: Family): Rendered => ({
 // ---------------------------------------------------------------------------------------------
 // Documentation schemas: the same envelopes as Schemas, so HttpApi derives an accurate OpenAPI
 // document. Their Type side is the domain error, so handlers fail with domain errors; the bodies
-// are produced by the render functions above (the gateway catches every failure first).
+// are produced by the render functions above (api/http/middleware/edge.ts catches every failure first).
 // ---------------------------------------------------------------------------------------------
 
 type ErrorClass = abstract new (...args: any) => RequestError
@@ -177,6 +177,32 @@ export const ClaimValidation = {
   invalid: plain([InvalidRequest], 400, "ClaimValidationInvalid", "Unusable input; `error` says which field and rule"),
   failed: plain([BackendFailed], 500, "ClaimValidationFailed", "The check or analysis failed"),
   pullFailed: plain([UpstreamUnavailable, CorpusUnavailable, BackendFailed], 502, "ClaimValidationPullFailed", "The warehouse or specification pull failed")
+}
+
+/**
+ * Refusals of the request body, which the admission middleware reads before HttpApi decodes it
+ * (api/http/security/Http.ts). Their bodies follow the route family, so the documented shape is
+ * the union of the three: `success` on prior-art routes, `code` and `timestamp` on coded ones.
+ */
+const RefusedBody = (code: string) =>
+  Schema.Struct({
+    success: Schema.optional(Schema.Literal(false)),
+    error: Schema.String,
+    code: Schema.optional(Schema.Literal(code)),
+    timestamp: Schema.optional(Schema.String)
+  })
+
+export const Refused = {
+  tooLarge: documented(RefusedBody("PAYLOAD_TOO_LARGE"), instanceOfAny([PayloadTooLarge]), 413, "PayloadTooLarge", "The body is over the size limit (declared by Content-Length or read)"),
+  mediaType: documented(RefusedBody("UNSUPPORTED_MEDIA_TYPE"), instanceOfAny([UnsupportedMediaType]), 415, "UnsupportedMediaType", "The body is not application/json"),
+  /**
+   * An empty, malformed, too deeply nested or unfinished body: answered as the family's own 400,
+   * which each group documents already (the OpenAPI document drops this duplicate, as it drops
+   * HttpApiDecodeError).
+   */
+  unreadable: documented(MessageBody, instanceOfAny([InvalidRequest]), 400, "UnreadableBody", "The body is empty, not JSON, nested too deep, or was not sent whole"),
+  /** The router let an empty path parameter through (`/patent//citations`): no route, like any other unmatched path (left out of the document). */
+  emptySegment: documented(MessageBody, instanceOfAny([RouteNotFound]), 404, "EmptyPathSegment", "No such route")
 }
 
 /** Part-5 refusals, declared once at API level so every operation documents them. */

@@ -1,5 +1,5 @@
 /**
- * What the gateway must know about a route before routing: the permission it needs, whether it
+ * What the middleware must know about an endpoint: the permission it needs, whether it
  * is metered, its Cache-Control, its MCP tool and its error envelope family. Declared as
  * annotations on the HttpApi endpoints, so the route table, the OpenAPI document and the MCP tool
  * list all read one declaration.

@@ -1,7 +1,8 @@
 /**
- * The gateway's view of the REST surface, reflected from the HttpApi declaration: which route a
- * request is for (before routing, so authentication, permissions and quota can run first), and
- * which envelope family answers for paths that match no route.
+ * The REST surface reflected from the HttpApi declaration, one entry per endpoint with its access
+ * annotations and schemas: the admission middleware looks up the endpoint the router matched, the
+ * MCP tool list and the OpenAPI document read it, and for a request the router did not match it
+ * says which methods the path allows (405 with Allow) and which envelope family answers.
  */
 import { HttpApi, type HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Context, Option, type Schema } from "effect"
@@ -28,6 +29,8 @@ const collect = (): ReadonlyArray<RouteEntry> => {
   HttpApi.reflect(PatentApi, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, group, mergedAnnotations }) => {
+      // The MCP endpoint is not a REST route (no permission, metering or tool of its own).
+      if (Context.get(mergedAnnotations, OpenApi.Exclude)) return
       const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
       entries.push({
         method: e.method,

@@ -2,7 +2,7 @@
  * A generation: one artifact version served inside the running API. It has its own runtime (the
  * ArtifactStore of that version, the hub client that asks the hub for that version's models, the
  * capability services with their per-version caches and indexes, the HttpApi app behind the
- * gateway) over the process-wide services that must outlive any version (keys, quota counters,
+ * outer middleware) over the process-wide services that must outlive any version (keys, quota counters,
  * drain, metrics, the state database).
  *
  * The switchboard (switchboard.ts) sends each new request to the newest generation; a generation
@@ -19,11 +19,13 @@ import { type ApiSettings, Settings } from "../config.ts"
 import { PatentApi } from "../http/Api.ts"
 import { ClaimValidationLive } from "../http/claim-validation/Http.ts"
 import { GuidanceLive } from "../http/guidance/Http.ts"
+import { McpLive } from "../http/mcp/Http.ts"
 import type { Drain } from "../http/middleware/Drain.ts"
-import { gateway } from "../http/middleware/gateway.ts"
+import { edge } from "../http/middleware/edge.ts"
 import { PatentIntelLive } from "../http/patent-intel/Http.ts"
 import { PatentMapLive } from "../http/patent-map/Http.ts"
 import { PriorArtLive } from "../http/prior-art/Http.ts"
+import { AdmissionLive, AuthenticationLive } from "../http/security/Http.ts"
 import { WarmUpLive } from "../http/warm-up/Http.ts"
 import { HubClient } from "../hub/HubClient.ts"
 import { McpEndpointLive } from "../mcp/mount.ts"
@@ -41,7 +43,7 @@ type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
 class GenerationHandler extends Context.Tag("api/GenerationHandler")<GenerationHandler, NodeHandler>() {}
 
-const GroupsLive = Layer.mergeAll(PriorArtLive, PatentMapLive, ClaimValidationLive, WarmUpLive, PatentIntelLive, GuidanceLive)
+const GroupsLive = Layer.mergeAll(PriorArtLive, PatentMapLive, ClaimValidationLive, WarmUpLive, PatentIntelLive, GuidanceLive, McpLive)
 
 /** The HttpApi app of one version as a Node request handler (what HttpApiBuilder.serve would listen with). */
 const handlerLayer = Layer.unwrapEffect(
@@ -50,8 +52,8 @@ const handlerLayer = Layer.unwrapEffect(
 
 const generationLayer = (settings: ApiSettings, shared: Context.Context<ProcessServices>) =>
   handlerLayer.pipe(
-    Layer.provide(HttpApiBuilder.middleware(gateway)),
-    Layer.provide(HttpApiBuilder.api(PatentApi).pipe(Layer.provide(GroupsLive))),
+    Layer.provide(HttpApiBuilder.middleware(edge)),
+    Layer.provide(HttpApiBuilder.api(PatentApi).pipe(Layer.provide(GroupsLive), Layer.provide([AuthenticationLive, AdmissionLive]))),
     // find-my-way refuses long parameters as "no route"; the schemas own length rules (400), and
     // Node's 16 KB header limit bounds a URL anyway.
     Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 16 * 1024 })),

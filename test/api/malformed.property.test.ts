@@ -31,7 +31,7 @@ const AUTH_CODES: Record<number, ReadonlyArray<string>> = {
   403: ["TEST_KEY_FORBIDDEN", "IP_NOT_WHITELISTED", "INSUFFICIENT_PERMISSIONS"],
   429: ["USAGE_LIMIT_EXCEEDED"]
 }
-/** Statuses the gateway adds to every route: unknown route, wrong method, oversize body, wrong content type. */
+/** Statuses the outer middleware and admission add to every route: unknown route, wrong method, oversize body, wrong content type. */
 const GATEWAY_STATUSES = [404, 405, 413, 415]
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 })

@@ -5,6 +5,7 @@ import { ApplicationNumber } from "../../domain/ids.ts"
 import { ClaimSupportResult } from "../../claim-validation/support-schema.ts"
 import { atLeastOneOf, BodyBool, BodyInt, field, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
 import { ClaimValidation } from "../envelopes.ts"
+import { Admission } from "../security/Api.ts"
 import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily, withBodyLimit } from "../route-meta.ts"
 
 const AppNum = ApplicationNumber(7, 8)
@@ -230,4 +231,5 @@ export class ClaimValidationApi extends HttpApiGroup.make("claim-validation")
   .addError(ClaimValidation.invalid)
   .annotate(RouteFamily, "claim-validation")
   .annotate(OpenApi.Description, "§112 checks: antecedent basis and written-description support; errors are `{error}`")
+  .middleware(Admission)
   .prefix("/api/v1") {}

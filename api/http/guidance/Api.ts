@@ -4,6 +4,7 @@ import { Schema } from "effect"
 import { DeclaredStruct, Unspecified } from "../../domain/open-struct.ts"
 import { atLeastOneOf, field, Matching, QueryInt } from "../../domain/rules.ts"
 import { Coded } from "../envelopes.ts"
+import { Admission } from "../security/Api.ts"
 import { Access, CACHE_DAY, metered, RouteFamily } from "../route-meta.ts"
 
 export const MpepSectionId = Matching(/^[0-9A-Za-z.()-]{1,40}$/, "must be 1-40 characters from digits, letters, . ( ) -")
@@ -190,4 +191,5 @@ export class GuidanceApi extends HttpApiGroup.make("guidance")
   .addError(Coded.corpus)
   .annotate(RouteFamily, "coded")
   .annotate(OpenApi.Description, "Examination guidance: MPEP, EPO Guidelines, their citation graph, form paragraphs, design codes")
+  .middleware(Admission)
   .prefix("/api/v1") {}

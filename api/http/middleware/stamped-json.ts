@@ -1,7 +1,7 @@
 /**
  * A JSON answer that is the same for every request apart from its trailing `timestamp` (the
  * points sample of a version: megabytes of JSON, immutable per version and query) is encoded
- * once. A request splices its own time between the cached bytes, and the gateway reuses what it
+ * once. A request splices its own time between the cached bytes, and the outer middleware reuses what it
  * would otherwise recompute per request over the whole body (webPolish in web.ts):
  *
  * - the ETag, which hashes the body less its timestamp, so it is the same for every request;

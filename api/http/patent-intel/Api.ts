@@ -5,6 +5,7 @@ import { ArtUnit, CpcSymbol } from "../../domain/ids.ts"
 import { DeclaredStruct, OpenStruct, Unspecified } from "../../domain/open-struct.ts"
 import { field, Matching, QueryInt, Text } from "../../domain/rules.ts"
 import { Coded } from "../envelopes.ts"
+import { Admission } from "../security/Api.ts"
 import { Access, CACHE_DAY, metered, RouteFamily } from "../route-meta.ts"
 
 export const CpcLookup = DeclaredStruct({
@@ -218,4 +219,5 @@ export class PatentIntelApi extends HttpApiGroup.make("patent-intel")
   .addError(Coded.corpus)
   .annotate(RouteFamily, "coded")
   .annotate(OpenApi.Description, "Prosecution intelligence: CPC routing, classification, art units, examiners")
+  .middleware(Admission)
   .prefix("/api/v1") {}

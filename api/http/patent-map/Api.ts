@@ -6,6 +6,7 @@ import { DeclaredStruct } from "../../domain/open-struct.ts"
 import { atLeastOneOf, BodyInt, CpcSection, field, Matching, QueryInt, QueryNumber, Text } from "../../domain/rules.ts"
 import { WhitespaceVoid } from "../../patent-map/atlas.ts"
 import { Coded } from "../envelopes.ts"
+import { Admission } from "../security/Api.ts"
 import { Access, CACHE_DAY, CACHE_HALF_HOUR, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
 
 const AppNum = ApplicationNumber(7, 12)
@@ -166,4 +167,5 @@ export class PatentMapApi extends HttpApiGroup.make("patent-map")
   .addError(Coded.validation)
   .annotate(RouteFamily, "coded")
   .annotate(OpenApi.Description, "The shared 3D patent space: neighbours, citations, locate, whitespace, points")
+  .middleware(Admission)
   .prefix("/api/v1") {}

@@ -5,6 +5,7 @@ import { atLeastOneOf, BodyBool, BodyInt, DateBound, field, ListOf, Matching, On
 import { CpcSubclass } from "../../domain/ids.ts"
 import { DeclaredStruct, Unspecified } from "../../domain/open-struct.ts"
 import { PriorArt } from "../envelopes.ts"
+import { Admission } from "../security/Api.ts"
 import { Access, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
 
 const filled = (s: string | undefined) => s !== undefined && s.trim().length > 0
@@ -226,4 +227,5 @@ export class PriorArtApi extends HttpApiGroup.make("prior-art")
   )
   .annotate(RouteFamily, "prior-art")
   .annotate(OpenApi.Description, "Prior-art search over the application corpus; `{success, data}` envelope")
+  .middleware(Admission)
   .prefix("/api/v1") {}

@@ -6,9 +6,8 @@ import { PatentApi } from "../Api.ts"
 import { requestIdFor } from "../middleware/request-id.ts"
 
 /**
- * The id the gateway answers in X-Request-Id: the caller's own when it sent a usable one. The
- * gateway does not hand its generated id to handlers, so without a caller id the body carries a
- * fresh one of the same form.
+ * The id the response carries in X-Request-Id: the outer middleware (api/http/middleware/edge.ts)
+ * sets it on the request the handlers see, the caller's own when it sent a usable one.
  */
 const requestId = Effect.map(HttpServerRequest.HttpServerRequest, (r) => requestIdFor(r.headers["x-request-id"]))
 

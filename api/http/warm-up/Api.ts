@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { field, QueryBool, QueryInt } from "../../domain/rules.ts"
 import { Coded } from "../envelopes.ts"
+import { Admission } from "../security/Api.ts"
 import { Access, free, NO_STORE, RouteFamily } from "../route-meta.ts"
 
 const Models = Schema.Struct({ encoder: Schema.Boolean, reranker: Schema.Boolean })
@@ -54,4 +55,5 @@ export class WarmUpApi extends HttpApiGroup.make("warm-up")
   .addError(Coded.upstream)
   .annotate(RouteFamily, "coded")
   .annotate(OpenApi.Description, "Warm-up of the inference hub so the cold start is paid off the critical path")
+  .middleware(Admission)
   .prefix("/api/v1") {}
