@@ -17,7 +17,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString } from "../stages/tables.ts"
 import { confirmVoids, NEIGHBOURS } from "./confirm.ts"
 import { type BorderingArt, describeVoid, SUMMARY_SOURCE } from "./describe.ts"
@@ -183,7 +183,7 @@ export const atlasStage: Stage = {
   dependsOn: ["ingest", "embed", "map"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    stagePromise(async (): Promise<StageResult> => {
       const atlas = await buildAtlas(ctx.workDir, {}, (line) => ctx.progress.info(line))
       const file = path.join(ctx.workDir, ATLAS_FILE)
       await fs.mkdir(path.dirname(file), { recursive: true })

@@ -12,7 +12,7 @@ import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { encodeStoredDocument, STORED_DIR, STORED_FILE, STORED_TABLE } from "../../core/search/stored.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 
 const write = (out: NodeJS.WritableStream, buf: Buffer) =>
@@ -67,5 +67,5 @@ export const documentsStage: Stage = {
   sources: ["pipeline/documents", "core/search/stored.ts"],
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
-  run: (ctx) => Effect.tryPromise(() => writeStoredDocuments(ctx.workDir, (n) => ctx.progress.tick(n, "documents stored")))
+  run: (ctx) => stagePromise(() => writeStoredDocuments(ctx.workDir, (n) => ctx.progress.tick(n, "documents stored")))
 }

@@ -24,7 +24,7 @@ import { HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
 import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { loadTextEncoder } from "../../core/encoder/encoder.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { buildIndex } from "./build-index.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
@@ -41,7 +41,7 @@ export const embedStage: Stage = {
   dependsOn: ["ingest", "encoder"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    stagePromise(async (): Promise<StageResult> => {
       const dir = path.join(ctx.workDir, "index")
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })

@@ -23,7 +23,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings } from "../../core/encoder/ensemble-encoder.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { readManifest } from "../../core/artifacts/versions.ts"
 import { decidePin, EncoderDrift, EncoderPin, linkEncoder, readTrainedOn, RetrainSetting, TRAINED_FILE, type TrainedOn, vectorDocumentCount } from "./pin.ts"
@@ -236,7 +236,7 @@ export const encoderStage: Stage = {
       const retrain = yield* RetrainSetting
       const drift = yield* EncoderDrift
       const explicitPin = yield* EncoderPin
-      return yield* Effect.tryPromise(async (): Promise<StageResult> => {
+      return yield* stagePromise(async (): Promise<StageResult> => {
         const documents = await withTables(ctx.workDir, vectorDocumentCount)
         // Only an encoder of the same kind and code is a candidate (ENCODER and the code are in the code version).
         const previous = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined

@@ -20,7 +20,7 @@
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { writeDesignCodeEntries } from "./design-codes.ts"
 import { readEpoSections, writeEpoGuidance } from "./epo.ts"
@@ -44,7 +44,7 @@ export const guidanceStage: Stage = {
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    stagePromise(async (): Promise<StageResult> => {
       await fs.rm(path.join(ctx.workDir, "guidance"), { recursive: true, force: true })
       const out = (rel: string) => path.join(ctx.workDir, rel)
       return withTables(ctx.workDir, async (conn) => {

@@ -13,13 +13,13 @@
  *   all is reported the same way with position "file" and the build goes on with the rest. The
  *   tally of a reused partition comes with it, so the manifest counts what a full read counts.
  */
-import { Effect, Option } from "effect"
+import { ConfigError, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import type { CorpusObject } from "../corpus/CorpusStore.ts"
-import { SkipTally, type Stage, type StageContext, type StageResult } from "../stages/Stage.ts"
+import { SkipTally, type Stage, type StageContext, StageError, type StageResult } from "../stages/Stage.ts"
 import { mergePartitions } from "./merge.ts"
 import {
   type ObjectPartition,
@@ -198,5 +198,6 @@ export const ingestStage: Stage = {
   dependsOn: [],
   // Page images are copied by their own stage; everything else is read (or skipped and counted) here.
   readsCorpusFile: (p) => !isPageImagePath(p),
-  run: (ctx) => runIngest(ctx)
+  // Config problems stay ConfigErrors; anything else (a worker, the queue, the merge) becomes the stage's failure.
+  run: (ctx) => runIngest(ctx).pipe(Effect.mapError((e) => (ConfigError.isConfigError(e) ? e : StageError.from(e))))
 }

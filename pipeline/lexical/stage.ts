@@ -18,7 +18,7 @@ import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { defaultPatentTokenizerSettings, tokenizePatentText } from "../../core/text/tokenize.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 
 export const BM25_K1 = 1.2
@@ -33,7 +33,7 @@ export const lexicalStage: Stage = {
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    stagePromise(async (): Promise<StageResult> => {
       const dir = path.join(ctx.workDir, "lexical")
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })

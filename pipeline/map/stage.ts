@@ -21,7 +21,7 @@ import { UMAP } from "umap-js"
 import { exactSearchBatch } from "../../core/index/hnsw.ts"
 import { normalizeRows, readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
 import { seededRandom } from "../../core/random.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sameEncoder } from "../embed/reuse.ts"
 import { EncoderPin } from "../encoder/pin.ts"
 import { type Frame, FRAME_JSON, FRAME_VECTORS, readFrame, writeFrame } from "./frame.ts"
@@ -109,7 +109,7 @@ export const mapStage: Stage = {
   dependsOn: ["embed"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.flatMap(Effect.all([EncoderPin, MapSample]), ([pin, mapSample]) => Effect.tryPromise(async (): Promise<StageResult> => {
+    Effect.flatMap(Effect.all([EncoderPin, MapSample]), ([pin, mapSample]) => stagePromise(async (): Promise<StageResult> => {
       const info = JSON.parse(await fs.readFile(path.join(ctx.workDir, "index", "index.json"), "utf8")) as { dims: number; count: number }
       const dims = info.dims
       const db = await DuckDBInstance.create(":memory:")

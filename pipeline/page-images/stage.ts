@@ -10,7 +10,7 @@ import * as path from "node:path"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { isPageImagePath, MAX_PAGE_IMAGE_BYTES, PAGE_IMAGES_DIR, pageImageOf } from "../../core/artifacts/page-images.ts"
-import { SkipTally, type Stage, type StageResult } from "../stages/Stage.ts"
+import { SkipTally, type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 
 export const pageImagesStage: Stage = {
   name: "page-images",
@@ -18,7 +18,7 @@ export const pageImagesStage: Stage = {
   dependsOn: [],
   readsCorpusFile: isPageImagePath,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    stagePromise(async (): Promise<StageResult> => {
       const dir = path.join(ctx.workDir, PAGE_IMAGES_DIR)
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })

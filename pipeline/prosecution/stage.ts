@@ -15,7 +15,7 @@
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { aggregateBy } from "./aggregates.ts"
 import { writeArtUnitProfiles } from "./art-units.ts"
@@ -37,7 +37,7 @@ export const prosecutionStage: Stage = {
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async (): Promise<StageResult> => {
+    stagePromise(async (): Promise<StageResult> => {
       await fs.rm(path.join(ctx.workDir, "prosecution"), { recursive: true, force: true })
       const out = (rel: string) => path.join(ctx.workDir, rel)
       const spill = path.join(ctx.workDir, ".staging", "prosecution")

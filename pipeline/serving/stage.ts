@@ -12,7 +12,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { SERVING_DIR } from "../../core/serving/records.ts"
-import type { Stage, StageResult } from "../stages/Stage.ts"
+import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
 import { openRecordWriter } from "./write-records.ts"
 
@@ -103,5 +103,5 @@ export const servingStage: Stage = {
   sources: ["pipeline/serving", "core/serving", "core/prosecution/sections.ts"],
   dependsOn: ["ingest", "embed", "map", "prosecution"],
   readsCorpusFile: () => false,
-  run: (ctx) => Effect.tryPromise(() => writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows")))
+  run: (ctx) => stagePromise(() => writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows")))
 }

@@ -3,7 +3,7 @@
  * outputs and writes files into the version being built. The runner (runner.ts) decides
  * whether to run it, resume it, or take its outputs over from an earlier build.
  */
-import type { Effect } from "effect"
+import { type ConfigError, Data, Effect } from "effect"
 import type { SkippedRecord, StageOutput, StageRecord } from "../../core/artifacts/manifest.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
 import type { CorpusLocation, CorpusObject } from "../corpus/CorpusStore.ts"
@@ -61,8 +61,21 @@ export interface Stage {
   readonly dependsOn: ReadonlyArray<string>
   /** Which corpus files the stage reads (by corpus-relative path). */
   readonly readsCorpusFile: (path: string) => boolean
-  readonly run: (ctx: StageContext) => Effect.Effect<StageResult, unknown>
+  readonly run: (ctx: StageContext) => Effect.Effect<StageResult, StageError | ConfigError.ConfigError>
 }
+
+/** Why a stage failed: its message names what went wrong (the runner adds which stage). */
+export class StageError extends Data.TaggedError("StageError")<{ readonly message: string; readonly cause?: unknown }> {
+  /** The underlying error of anything a stage's work threw or failed with (Effect's UnknownException unwrapped). */
+  static from(e: unknown): StageError {
+    if (e instanceof StageError) return e
+    const root = e && typeof e === "object" && (e as { _tag?: string })._tag === "UnknownException" ? (e as { cause?: unknown }).cause : e
+    return new StageError({ message: root instanceof Error ? root.message : String(root), cause: root })
+  }
+}
+
+/** A stage's asynchronous work as an Effect whose failure is a StageError. */
+export const stagePromise = <A>(work: () => Promise<A>): Effect.Effect<A, StageError> => Effect.tryPromise({ try: work, catch: StageError.from })
 
 /**
  * Outputs under a hidden folder (ingest's `.ingest/` partitions) are the stage's own working

@@ -13,17 +13,17 @@
  * - Only after the manifest validates is the directory renamed to its version name and
  *   `current` switched to it.
  */
-import { Effect, Either, Runtime } from "effect"
+import { type ConfigError, Data, Effect, Either } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { decodeManifest, type Manifest, type StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/CorpusStore.ts"
-import { withBuildLock } from "../artifacts/build-lock.ts"
+import { buildLock, BuildLockError } from "../artifacts/build-lock.ts"
 import { writeCatalog } from "../../core/artifacts/catalog.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../../core/artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
 import type { Progress } from "./progress.ts"
-import { isPrivateOutput, SkipTally, type Stage, type StageResult } from "./Stage.ts"
+import { isPrivateOutput, SkipTally, type Stage, type StageError, type StageResult } from "./Stage.ts"
 
 export interface PipelineOptions {
   readonly corpus: string
@@ -41,16 +41,15 @@ export interface PipelineOutcome {
   readonly manifest: Manifest
 }
 
-/** The underlying error, unwrapping Effect's UnknownException from tryPromise. */
-const rootCause = (e: unknown): unknown =>
-  e && typeof e === "object" && (e as { _tag?: string })._tag === "UnknownException" ? rootCause((e as { cause?: unknown }).cause) : e
-
-export class StageFailed extends Error {
-  constructor(readonly stage: string, cause: unknown) {
-    const root = rootCause(cause)
-    super(`stage ${stage} failed: ${root instanceof Error ? root.message : String(root)}`, { cause: root })
+/** A stage failed: nothing was published, and the next run resumes from that stage. */
+export class StageFailed extends Data.TaggedError("StageFailed")<{ readonly stage: string; readonly message: string; readonly cause?: unknown }> {
+  static of(stage: string, e: StageError | ConfigError.ConfigError) {
+    return new StageFailed({ stage, message: `stage ${stage} failed: ${e.message}`, cause: e._tag === "StageError" ? e.cause : e })
   }
 }
+
+/** The finished version does not hold together (its manifest does not decode, or an output is gone): not published. */
+export class VersionInvalid extends Data.TaggedError("VersionInvalid")<{ readonly message: string }> {}
 
 const exists = (p: string) => fs.stat(p).then(() => true, () => false)
 
@@ -140,25 +139,23 @@ const recordOf = async (
 
 /** Runs the stages under the artifacts folder's build lock (concurrent builds wait their turn). */
 export const runPipeline = (opts: PipelineOptions) =>
-  // The build runs with the caller's runtime (its services, Config provider, logger): a stage reads
+  // The build runs in the caller's runtime (its services, Config provider, logger): a stage reads
   // INGEST_WORKERS, ENCODER … from whatever provider the caller set, not only the environment.
-  Effect.flatMap(Effect.runtime<CorpusStore>(), (runtime) =>
-    Effect.tryPromise({
-      try: async () => {
-        await fs.mkdir(path.resolve(opts.artifactsRoot), { recursive: true })
-        let told = false
-        return withBuildLock(
-          path.resolve(opts.artifactsRoot),
-          () => Runtime.runPromise(runtime)(Effect.either(build(opts))),
-          (holder) => {
-            if (!told) opts.progress.info(`waiting for the build running in process ${holder}`)
-            told = true
-          }
-        )
-      },
-      catch: (e) => e
+  Effect.scoped(
+    Effect.gen(function* () {
+      const root = path.resolve(opts.artifactsRoot)
+      yield* Effect.tryPromise({
+        try: () => fs.mkdir(root, { recursive: true }),
+        catch: (e) => new BuildLockError({ message: `cannot create the artifacts folder ${root}: ${e instanceof Error ? e.message : String(e)}` })
+      })
+      let told = false
+      yield* buildLock(root, (holder) => {
+        if (!told) opts.progress.info(`waiting for the build running in process ${holder}`)
+        told = true
+      })
+      return yield* build(opts)
     })
-  ).pipe(Effect.flatMap((r) => r))
+  )
 
 const build = (opts: PipelineOptions) =>
   Effect.gen(function* () {
@@ -246,7 +243,7 @@ const build = (opts: PipelineOptions) =>
           corpusLocation: location,
           previous: currentDir && previousRecord ? { dir: currentDir, record: previousRecord } : undefined
         })
-        .pipe(Effect.mapError((e) => new StageFailed(stage.name, e)))
+        .pipe(Effect.mapError((e) => StageFailed.of(stage.name, e)))
       const rec = yield* Effect.promise(() =>
         recordOf(stage, codeVersion, inputHash, inputs.map((f) => f.path), work, result, startedAt)
       )
@@ -268,10 +265,10 @@ const build = (opts: PipelineOptions) =>
     }
     // Validate before publishing: the manifest decodes and every output it lists is present.
     const decoded = yield* Effect.either(decodeManifest(manifest))
-    if (Either.isLeft(decoded)) return yield* Effect.fail(new Error(`manifest does not validate: ${decoded.left.message}`))
+    if (Either.isLeft(decoded)) return yield* Effect.fail(new VersionInvalid({ message: `manifest does not validate: ${decoded.left.message}` }))
     for (const s of manifest.stages) {
       if (!(yield* Effect.promise(() => outputsIntact(work, s)))) {
-        return yield* Effect.fail(new Error(`stage ${s.name}: an output is missing or changed size; not publishing`))
+        return yield* Effect.fail(new VersionInvalid({ message: `stage ${s.name}: an output is missing or changed size; not publishing` }))
       }
     }
     yield* Effect.promise(() => fs.writeFile(path.join(work, "manifest.json"), JSON.stringify(manifest, null, 2)))

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
-import type { Stage } from "../../pipeline/stages/Stage.ts"
+import { type Stage, stagePromise } from "../../pipeline/stages/Stage.ts"
 
 let tmp: string
 let corpus: string
@@ -33,7 +33,7 @@ const lineCounter = (runs: string[], opts: { crash?: boolean } = {}): Stage => (
   dependsOn: [],
   readsCorpusFile: (p) => p.endsWith(".txt"),
   run: (ctx) =>
-    Effect.tryPromise(async () => {
+    stagePromise(async () => {
       runs.push("lines")
       let n = 0
       for (const f of ctx.corpusFiles) {
@@ -50,7 +50,7 @@ const doubler = (runs: string[], opts: { crash?: boolean } = {}): Stage => ({
   dependsOn: ["lines"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async () => {
+    stagePromise(async () => {
       runs.push("double")
       if (opts.crash) throw new Error("simulated crash")
       const n = Number(await fs.readFile(ctx.outputOf("lines", "lines.txt"), "utf8"))

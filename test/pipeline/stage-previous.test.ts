@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
-import type { Stage, StageContext } from "../../pipeline/stages/Stage.ts"
+import { type Stage, type StageContext, stagePromise } from "../../pipeline/stages/Stage.ts"
 
 let tmp: string
 let corpus: string
@@ -37,7 +37,7 @@ const producer = (seen: Array<Pick<StageContext, "previous" | "codeVersion">>, s
   dependsOn: [],
   readsCorpusFile: () => true,
   run: (ctx) =>
-    Effect.tryPromise(async () => {
+    stagePromise(async () => {
       seen.push({ previous: ctx.previous, codeVersion: ctx.codeVersion })
       await fs.writeFile(path.join(ctx.workDir, "public.txt"), "same table")
       const priv = `.state/${ctx.codeVersion}.txt`
@@ -53,7 +53,7 @@ const consumer = (runs: string[]): Stage => ({
   dependsOn: ["producer"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    Effect.tryPromise(async () => {
+    stagePromise(async () => {
       runs.push("consumer")
       await fs.writeFile(path.join(ctx.workDir, "consumed.txt"), await fs.readFile(ctx.outputOf("producer", "public.txt")))
       return { outputs: ["consumed.txt"], rowCounts: {} }
@@ -93,7 +93,7 @@ describe("a stage's earlier work", () => {
       dependsOn: [],
       readsCorpusFile: () => true,
       run: (ctx) =>
-        Effect.tryPromise(async () => {
+        stagePromise(async () => {
           const rel = "kept.txt"
           const old = ctx.previous?.record.outputs.find((o) => o.path === rel)
           if (ctx.previous && old) {
