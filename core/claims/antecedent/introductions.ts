@@ -7,6 +7,7 @@ import type { ClaimScan } from "./claim-scan.ts"
 import { addsElement } from "./element-recital.ts"
 import { distinctOrigins, type Intro } from "./intro-index.ts"
 import { singular } from "./lemma.ts"
+import type { Token } from "./tokens.ts"
 
 const QUOTES = new Set(['"', "'", "\u201c", "\u201d", "\u2018", "\u2019"])
 
@@ -20,6 +21,8 @@ export const scanIntroduction = (scan: ClaimScan, m: Mention) => {
   if (m.next === "each" || (tokens[lead]?.l === "of" && tokens[lead - 1]?.l === "each")) scan.distributive.add(r0.key)
   // "each retention member rotates about a respective axis … said axis": one axis per member, whichever is meant.
   if (r0.words.length > 1 && r0.words[0] === "respective") scan.distributive.add(r0.words.slice(1).join(" "))
+  // "for respectively transmitting a plurality of first scan signals": one signal to each line, so a later "the first scan signal" is each one's.
+  if ((m.detNumber === "pl" || r0.plural) && respectivelyBefore(tokens, m.detTok)) scan.distributive.add(r0.key)
   const subject = scan.parsed.isIndependent && m.region === "preamble" && !scan.sawPreambleIntro
   if (m.region === "preamble") scan.sawPreambleIntro = true
   m.readings.forEach((r, n) => scan.register(m, r, { counting: n === 0 && adds, weak: n > 0, subject }))
@@ -61,6 +64,15 @@ const reportDoubleInclusion = (scan: ClaimScan, m: Mention) => {
     scan.ambiguityReported.add(r0.key)
     scan.issue("double-inclusion", "medium", scan.termOf(r0), r0.start, r0.end)
   }
+}
+
+/**
+ * "respectively" among the three words before a determiner, with no punctuation between: the phrase pairs its
+ * members with those of another plurality ("…, respectively; two arbiters" closes another clause's list).
+ */
+const respectivelyBefore = (tokens: ReadonlyArray<Token>, detTok: number): boolean => {
+  for (let k = detTok - 1; k >= 0 && k >= detTok - 3 && tokens[k].word; k--) if (tokens[k].l === "respectively") return true
+  return false
 }
 
 /** Whether a recitation may be the same thing as the introduction: nothing says they are parts or list items of different things. */

@@ -6,9 +6,10 @@ import type { Mention, Reading } from "./chunker.ts"
 import type { ClaimScan, Resolution } from "./claim-scan.ts"
 import { checkAmbiguity, EACH_AFTER } from "./ambiguity.ts"
 import { numberOfReference } from "./grammatical-number.ts"
-import { distinctOrigins } from "./intro-index.ts"
+import { distinctOrigins, type Intro, ORIGIN_SPAN } from "./intro-index.ts"
 import { inRestatedStep } from "./modification.ts"
 import { NON_RESTRICTIVE } from "./resolution.ts"
+import { VERB_S } from "./lexicon.ts"
 import { isTied, USER_TERMS } from "./suppression.ts"
 
 /** A participle, a relative clause or "having" right after a singular reference: the description picks one of several. */
@@ -45,7 +46,9 @@ export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, 
     // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
     // "the device isolation region disposed at the source line region", "the category into which …": a description picks one; only low.
     // "for each of a plurality of time steps: … the reference phone label for the time step": one per step.
-    const picked = isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || EACH_AFTER.test(text.slice(r.end, r.end + 40)) || perMember(scan, m)
+    // "guiding the wheels (16) of the carrier (14)" after "a number of carriers (14)": the reference sign names the recited plurality's kind of member.
+    const picked = isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || EACH_AFTER.test(text.slice(r.end, r.end + 40)) || perMember(scan, m) ||
+      signedLikeRecitation(scan, m, candidates) || modifiesPluralHead(scan, m, r)
     scan.issue("plural-singular-mismatch", picked ? "low" : "medium", scan.termOf(r), r.start, r.end)
   } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
     // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
@@ -61,4 +64,34 @@ const perMember = (scan: ClaimScan, m: Mention): boolean => {
   const next = scan.mentions[m.index + 1]
   if (!next || next.kind !== "ref" || next.detTok !== m.tokEnd + 1 || !PER_PREPOSITIONS.has(scan.tokens[m.tokEnd]?.l ?? "")) return false
   return next.readings.some((x) => scan.distributive.has(x.key))
+}
+
+/** A reference sign right after a reference: "(14)" of "the carrier (14)". */
+const REFERENCE_SIGN = /^\s*(\(\d{1,4}[a-z]?\))/
+
+/**
+ * The reference carries the reference sign its recitation carried right after the recited words
+ * ("carriers (14)" … "the carrier (14)"): the drawings' numeral says which element is meant.
+ */
+const signedLikeRecitation = (scan: ClaimScan, m: Mention, recited: ReadonlyArray<Intro>): boolean => {
+  const sign = REFERENCE_SIGN.exec(scan.text.slice(m.readings[0].end, m.readings[0].end + 12))?.[1]
+  if (sign === undefined) return false
+  return recited.some((i) => {
+    const text = i.claim === scan.number ? scan.text : scan.set.byNumber.get(i.claim)?.text
+    const at = i.origin - i.claim * ORIGIN_SPAN
+    if (text === undefined) return false
+    const after = text.indexOf(sign, at)
+    return after >= 0 && after - at <= 80 && !/[;,:]/.test(text.slice(at, after))
+  })
+}
+
+/**
+ * "the web session events include …", "the elastic yarn lengths in …": the reading was cut before a plural
+ * noun ending the phrase, which is its head; the singular before it is a modifier ("web session" of "web
+ * sessions"), not a singular reference to the recited plurality.
+ */
+const modifiesPluralHead = (scan: ClaimScan, m: Mention, r: Reading): boolean => {
+  const last = scan.tokens[m.tokEnd - 1]
+  const cutBefore = scan.tokens[m.tokEnd - 2]
+  return m.tokEnd - m.tokStart >= 2 && cutBefore !== undefined && cutBefore.end === r.end && last.word && last.plural && !VERB_S.has(last.l)
 }
