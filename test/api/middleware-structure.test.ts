@@ -23,7 +23,7 @@ const importsOf = (dir: string): Array<{ file: string; target: string }> =>
 
 describe("HTTP layer structure", () => {
   it("authenticates with an HttpApiMiddleware bearer scheme API-wide, providing the caller; each REST group adds admission", () => {
-    expect(HttpApiMiddleware.isSecurity(Authentication)).toBe(true)
+    expect(HttpApiMiddleware.SecurityTypeId in Authentication).toBe(true)
     expect(Object.values(Authentication.security).map((s) => s._tag)).toEqual(["Bearer"])
     expect(Authentication.provides).toBe(CurrentCaller)
     expect([...PatentApi.middlewares]).toContain(Authentication)
