@@ -27,6 +27,7 @@ export interface ClaimState {
   readonly preambleReported: Set<string>
   readonly ambiguityReported: Set<string>
   readonly distributive: Set<string>
+  readonly pairedRespectively: Set<string>
   readonly modified: Set<string>
   readonly issues: AntecedentIssue[]
   readonly suppressed: SuppressedCandidate[]
@@ -73,6 +74,8 @@ export class ClaimScan implements SeverityContext {
   readonly introducedKeys = new Set<string>()
   /** Keys quantified with "each" in this claim or its chain: "said guard" after "each guard" is one of them. */
   readonly distributive: Set<string>
+  /** Keys of pluralities recited "respectively" paired with another ("for respectively transmitting a plurality of data signals"). */
+  readonly pairedRespectively: Set<string>
   readonly preambleReported: Set<string>
   readonly modified: Set<string>
   /** Keys already reported as doubly recited or ambiguous up the chain: said once, where it arose. */
@@ -104,12 +107,14 @@ export class ClaimScan implements SeverityContext {
     this.ambiguityReported = new Set()
     this.inheritedAmbiguity = new Set()
     this.distributive = new Set()
+    this.pairedRespectively = new Set()
     for (const a of ancestors) {
       // Only the direct parents' sets: each already holds its own chain's.
       if (!parsed.dependsOn.includes(a.parsed.number)) continue
       for (const k of a.preambleReported) this.preambleReported.add(k)
       for (const k of a.modified) this.modified.add(k)
       for (const k of a.distributive) this.distributive.add(k)
+      for (const k of a.pairedRespectively) this.pairedRespectively.add(k)
       for (const k of a.ambiguityReported) {
         this.ambiguityReported.add(k)
         this.inheritedAmbiguity.add(k)
@@ -242,7 +247,7 @@ export class ClaimScan implements SeverityContext {
   toState(): ClaimState {
     return {
       parsed: this.parsed, tokens: this.tokens, mentions: this.mentions, index: this.index, stemTable: this.stemTable, ancestors: this.ancestors,
-      preambleReported: this.preambleReported, ambiguityReported: this.ambiguityReported, distributive: this.distributive, modified: this.modified,
+      preambleReported: this.preambleReported, ambiguityReported: this.ambiguityReported, distributive: this.distributive, pairedRespectively: this.pairedRespectively, modified: this.modified,
       issues: this.issues.sort((a, b) => a.start - b.start), suppressed: this.suppressed, introducedTerms: this.introducedTerms
     }
   }

@@ -22,7 +22,7 @@ export const scanIntroduction = (scan: ClaimScan, m: Mention) => {
   // "each retention member rotates about a respective axis … said axis": one axis per member, whichever is meant.
   if (r0.words.length > 1 && r0.words[0] === "respective") scan.distributive.add(r0.words.slice(1).join(" "))
   // "for respectively transmitting a plurality of first scan signals": one signal to each line, so a later "the first scan signal" is each one's.
-  if ((m.detNumber === "pl" || r0.plural) && respectivelyBefore(tokens, m.detTok)) scan.distributive.add(r0.key)
+  if ((m.detNumber === "pl" || r0.plural) && respectivelyBefore(tokens, m.detTok)) scan.pairedRespectively.add(r0.key)
   const subject = scan.parsed.isIndependent && m.region === "preamble" && !scan.sawPreambleIntro
   if (m.region === "preamble") scan.sawPreambleIntro = true
   m.readings.forEach((r, n) => scan.register(m, r, { counting: n === 0 && adds, weak: n > 0, subject }))

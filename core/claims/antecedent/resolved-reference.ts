@@ -6,7 +6,7 @@ import type { Mention, Reading } from "./chunker.ts"
 import type { ClaimScan, Resolution } from "./claim-scan.ts"
 import { checkAmbiguity, EACH_AFTER } from "./ambiguity.ts"
 import { numberOfReference } from "./grammatical-number.ts"
-import { distinctOrigins, type Intro, ORIGIN_SPAN } from "./intro-index.ts"
+import { distinctOrigins } from "./intro-index.ts"
 import { inRestatedStep } from "./modification.ts"
 import { NON_RESTRICTIVE } from "./resolution.ts"
 import { VERB_S } from "./lexicon.ts"
@@ -46,9 +46,9 @@ export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, 
     // "the end of the lanyard" after "two ends": a part of one thing is often meant, so only low.
     // "the device isolation region disposed at the source line region", "the category into which …": a description picks one; only low.
     // "for each of a plurality of time steps: … the reference phone label for the time step": one per step.
-    // "guiding the wheels (16) of the carrier (14)" after "a number of carriers (14)": the reference sign names the recited plurality's kind of member.
+    // "for respectively transmitting a plurality of first scan signals … the first scan signal": the pairing says which one; only low.
     const picked = isTied(m) || PICKED_BY.test(text.slice(r.end, r.end + 30)) || EACH_AFTER.test(text.slice(r.end, r.end + 40)) || perMember(scan, m) ||
-      signedLikeRecitation(scan, m, candidates) || modifiesPluralHead(scan, m, r)
+      candidates.some((i) => scan.pairedRespectively.has(i.key)) || modifiesPluralHead(scan, m, r)
     scan.issue("plural-singular-mismatch", picked ? "low" : "medium", scan.termOf(r), r.start, r.end)
   } else if (refNumber === "pl" && !isTied(m) && candidates.length > 0 && candidates.every((i) => i.number === "sg") && counting.length <= 1 && found.how === "exact") {
     // "said first tabs" after "a first tab … of each swirler": often distributive, so only low.
@@ -64,25 +64,6 @@ const perMember = (scan: ClaimScan, m: Mention): boolean => {
   const next = scan.mentions[m.index + 1]
   if (!next || next.kind !== "ref" || next.detTok !== m.tokEnd + 1 || !PER_PREPOSITIONS.has(scan.tokens[m.tokEnd]?.l ?? "")) return false
   return next.readings.some((x) => scan.distributive.has(x.key))
-}
-
-/** A reference sign right after a reference: "(14)" of "the carrier (14)". */
-const REFERENCE_SIGN = /^\s*(\(\d{1,4}[a-z]?\))/
-
-/**
- * The reference carries the reference sign its recitation carried right after the recited words
- * ("carriers (14)" … "the carrier (14)"): the drawings' numeral says which element is meant.
- */
-const signedLikeRecitation = (scan: ClaimScan, m: Mention, recited: ReadonlyArray<Intro>): boolean => {
-  const sign = REFERENCE_SIGN.exec(scan.text.slice(m.readings[0].end, m.readings[0].end + 12))?.[1]
-  if (sign === undefined) return false
-  return recited.some((i) => {
-    const text = i.claim === scan.number ? scan.text : scan.set.byNumber.get(i.claim)?.text
-    const at = i.origin - i.claim * ORIGIN_SPAN
-    if (text === undefined) return false
-    const after = text.indexOf(sign, at)
-    return after >= 0 && after - at <= 80 && !/[;,:]/.test(text.slice(at, after))
-  })
 }
 
 /**
