@@ -63,6 +63,7 @@ test: install
 bench: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
 	$(TSX) bench/ingest.ts --synth 20000
+	$(TSX) bench/nightly.ts
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/serving-records.ts
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
