@@ -12,7 +12,7 @@
  * which are counted on their own line. The claim sets are halved by a hash of the application
  * number: rules are chosen by reading findings of the `dev` half only (`--list medium` prints
  * them); the `test` half is reported, never read, so its figures say how the rules carry over to
- * claims their author has not seen (from issue 21's second round on: earlier rounds read all sets; in the fourth round the test half's medium findings were read, as that round's brief asked, and its three rules came from them, so its test figures are no longer unseen). A fixed sample of 50 findings at medium or above is
+ * claims their author has not seen (from issue 21's second round on: earlier rounds read all sets; in the fourth round the test half's medium findings were read, as that round's brief asked, and this round's rules came from them, so its test figures are no longer unseen). A fixed sample of 50 findings at medium or above is
  * written into the results with the hand judgement kept from the previous results file for every
  * finding still reported (`--sample` prints the ones still to judge).
  *
