@@ -18,6 +18,24 @@ export const parquetFilesOf = async (versionDir: string, rel = ""): Promise<stri
   return out.sort()
 }
 
+/** Every file under `dir` (hidden ones too), relative to it, sorted. */
+export const filesUnder = async (dir: string, rel = ""): Promise<string[]> => {
+  const out: string[] = []
+  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name
+    if (e.isDirectory()) out.push(...(await filesUnder(dir, r)))
+    else if (e.isFile()) out.push(r)
+  }
+  return out.sort()
+}
+
+/** Places `from` at `to` as a hard link (a version reusing an earlier one's file), or a copy across devices; replaces what is there. */
+export const linkFile = async (from: string, to: string) => {
+  await fs.mkdir(path.dirname(to), { recursive: true })
+  await fs.rm(to, { force: true })
+  await fs.link(from, to).catch(() => fs.copyFile(from, to))
+}
+
 /** A string as a SQL literal (for file paths in DuckDB statements). */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
 

@@ -89,3 +89,47 @@ export class VectorRows {
     return this.handle.close()
   }
 }
+
+/**
+ * Rows of a vectors.f32 file read in increasing key order through a window: a build walks the
+ * applications in the order the earlier build wrote them, so every byte is read once, and memory
+ * stays one window however large the earlier version.
+ */
+export class SequentialRows {
+  private window = new Float32Array(0)
+  private first = 0
+  private constructor(
+    private readonly handle: fs.FileHandle,
+    private readonly dims: number,
+    private readonly count: number,
+    private readonly windowRows: number
+  ) {}
+
+  static async open(file: string, dims: number, count: number): Promise<SequentialRows | undefined> {
+    const stat = await fs.stat(file).catch(() => undefined)
+    if (!stat || stat.size !== dims * count * 4) return undefined
+    return new SequentialRows(await fs.open(file, "r"), dims, count, Math.max(1, Math.floor((16 << 20) / (dims * 4))))
+  }
+
+  /** The unit vector of `key` (a view valid until the next call). */
+  async row(key: number): Promise<Float32Array> {
+    const rows = this.window.length / this.dims
+    if (key < this.first || key >= this.first + rows) {
+      const n = Math.min(this.windowRows, this.count - key)
+      const window = new Float32Array(n * this.dims)
+      const bytes = new Uint8Array(window.buffer)
+      for (let at = 0; at < bytes.length; ) {
+        const { bytesRead } = await this.handle.read(bytes, at, bytes.length - at, key * this.dims * 4 + at)
+        if (bytesRead === 0) throw new Error(`vectors.f32 ended before key ${key}`)
+        at += bytesRead
+      }
+      this.window = window
+      this.first = key
+    }
+    return this.window.subarray((key - this.first) * this.dims, (key - this.first + 1) * this.dims)
+  }
+
+  close() {
+    return this.handle.close()
+  }
+}

@@ -8,9 +8,8 @@ import type { DuckDBConnection } from "@duckdb/node-api"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { sha256OfFile } from "../../core/artifacts/files.ts"
-import { vectorFilePath } from "../../core/index/vector-file.ts"
-import { filesUnder } from "../encoder/pin.ts"
+import { filesUnder, sha256OfFile } from "../../core/artifacts/files.ts"
+import { SequentialRows, vectorFilePath } from "../../core/index/vector-file.ts"
 import { encoderFolder } from "../encoder/save.ts"
 import { sqlString } from "../stages/tables.ts"
 
@@ -23,6 +22,12 @@ export interface EarlierVectors {
   readonly byApp: ReadonlyMap<string, { readonly key: number; readonly hash: string }>
   readonly rows: SequentialRows
 }
+
+/** Whether a vectors.parquet says which text each vector encodes (versions before text_hash do not). */
+export const hasTextHash = async (conn: DuckDBConnection, parquet: string) =>
+  ((await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(parquet)})`).catch(() => undefined))?.getRowsJS() as [string][] | undefined)?.some(
+    ([name]) => name === "text_hash"
+  ) ?? false
 
 /** Same files, same bytes: the encoder that made `versionDir`'s vectors is the one in `workDir`. */
 export const sameEncoder = async (versionDir: string, workDir: string) => {
@@ -47,58 +52,11 @@ export const earlierVectors = async (conn: DuckDBConnection, versionDir: string 
     .then((t) => JSON.parse(t) as { dims: number; count: number })
     .catch(() => undefined)
   if (!info || info.dims !== dims || !(await sameEncoder(versionDir, workDir))) return undefined
-  const columns = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(parquet)})`).catch(() => undefined))?.getRowsJS() as
-    | [string][]
-    | undefined
-  if (!columns?.some(([name]) => name === "text_hash")) return undefined
+  if (!(await hasTextHash(conn, parquet))) return undefined
   const rows = await SequentialRows.open(vectorFilePath(versionDir), dims, info.count)
   if (!rows) return undefined
   const byApp = new Map<string, { key: number; hash: string }>()
   const result = await conn.stream(`SELECT key, app_num, text_hash FROM read_parquet(${sqlString(parquet)})`)
   for await (const chunk of result.yieldRowsJs()) for (const [key, app, hash] of chunk as [number, string, string][]) byApp.set(app, { key, hash })
   return { parquet, byApp, rows }
-}
-
-/**
- * Rows of a vectors.f32 file read in increasing key order through a window: a build walks the
- * applications in the order the earlier build wrote them, so every byte is read once, and memory
- * stays one window however large the earlier version.
- */
-export class SequentialRows {
-  private window = new Float32Array(0)
-  private first = 0
-  private constructor(
-    private readonly handle: fs.FileHandle,
-    private readonly dims: number,
-    private readonly count: number,
-    private readonly windowRows: number
-  ) {}
-
-  static async open(file: string, dims: number, count: number): Promise<SequentialRows | undefined> {
-    const stat = await fs.stat(file).catch(() => undefined)
-    if (!stat || stat.size !== dims * count * 4) return undefined
-    return new SequentialRows(await fs.open(file, "r"), dims, count, Math.max(1, Math.floor((16 << 20) / (dims * 4))))
-  }
-
-  /** The unit vector of `key` (a view valid until the next call). */
-  async row(key: number): Promise<Float32Array> {
-    const rows = this.window.length / this.dims
-    if (key < this.first || key >= this.first + rows) {
-      const n = Math.min(this.windowRows, this.count - key)
-      const window = new Float32Array(n * this.dims)
-      const bytes = new Uint8Array(window.buffer)
-      for (let at = 0; at < bytes.length; ) {
-        const { bytesRead } = await this.handle.read(bytes, at, bytes.length - at, key * this.dims * 4 + at)
-        if (bytesRead === 0) throw new Error(`vectors.f32 ended before key ${key}`)
-        at += bytesRead
-      }
-      this.window = window
-      this.first = key
-    }
-    return this.window.subarray((key - this.first) * this.dims, (key - this.first + 1) * this.dims)
-  }
-
-  close() {
-    return this.handle.close()
-  }
 }

@@ -18,6 +18,7 @@ import type { DuckDBConnection } from "@duckdb/node-api"
 import { Config, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { filesUnder, linkFile } from "../../core/artifacts/files.ts"
 import { encoderFolder } from "./save.ts"
 
 export const RetrainSetting = Config.boolean("RETRAIN").pipe(Config.withDefault(false))
@@ -71,17 +72,6 @@ export const decidePin = (o: {
     : { _tag: "Pin", from: o.previous.dir, reason: `pinned: ${measured}` }
 }
 
-/** Every file under `dir`, relative to it. */
-export const filesUnder = async (dir: string, prefix = ""): Promise<string[]> => {
-  const out: string[] = []
-  for (const e of await fs.readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name
-    if (e.isDirectory()) out.push(...(await filesUnder(dir, rel)))
-    else if (e.isFile()) out.push(rel)
-  }
-  return out.sort()
-}
-
 /** Hard-links (or copies) the encoder folder of `fromVersion` into `workDir`; returns the linked paths, relative to workDir. */
 export const linkEncoder = async (fromVersion: string, workDir: string): Promise<string[]> => {
   const from = path.join(fromVersion, encoderFolder)
@@ -89,9 +79,6 @@ export const linkEncoder = async (fromVersion: string, workDir: string): Promise
   if (!files.some((f) => f.endsWith(".onnx"))) throw new Error(`${from} holds no encoder model`)
   const to = path.join(workDir, encoderFolder)
   await fs.rm(to, { recursive: true, force: true })
-  for (const f of files) {
-    await fs.mkdir(path.dirname(path.join(to, f)), { recursive: true })
-    await fs.link(path.join(from, f), path.join(to, f)).catch(() => fs.copyFile(path.join(from, f), path.join(to, f)))
-  }
+  for (const f of files) await linkFile(path.join(from, f), path.join(to, f))
   return files.map((f) => `${encoderFolder}/${f}`)
 }

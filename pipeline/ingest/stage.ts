@@ -17,6 +17,7 @@ import { ConfigError, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
+import { linkFile } from "../../core/artifacts/files.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import type { CorpusObject } from "../corpus/CorpusStore.ts"
 import { SkipTally, type Stage, type StageContext, StageError, type StageResult } from "../stages/Stage.ts"
@@ -50,8 +51,7 @@ interface Planned {
 const linkPartition = (fromDir: string, toDir: string, files: ReadonlyArray<string>) =>
   Effect.promise(async () => {
     await fs.rm(toDir, { recursive: true, force: true })
-    await fs.mkdir(toDir, { recursive: true })
-    for (const f of files) await fs.link(path.join(fromDir, f), path.join(toDir, f)).catch(() => fs.copyFile(path.join(fromDir, f), path.join(toDir, f)))
+    for (const f of files) await linkFile(path.join(fromDir, f), path.join(toDir, f))
   })
 
 /**

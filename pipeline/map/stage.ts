@@ -22,7 +22,7 @@ import { exactSearchBatch } from "../../core/index/hnsw.ts"
 import { normalizeRows, readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
 import { seededRandom } from "../../core/random.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
-import { sameEncoder } from "../embed/reuse.ts"
+import { hasTextHash, sameEncoder } from "../embed/reuse.ts"
 import { EncoderPin } from "../encoder/pin.ts"
 import { type Frame, FRAME_JSON, FRAME_VECTORS, readFrame, writeFrame } from "./frame.ts"
 import { sqlString } from "../stages/tables.ts"
@@ -76,12 +76,12 @@ const normaliser = (coords: number[][]) => {
  * into `coords`, marking them placed; returns how many. Versions whose vectors carry no text hash
  * give nothing.
  */
-const takeOverPlaces = async (conn: DuckDBConnection, earlierDir: string, parquet: string, placed: Uint8Array, coords: Float64Array) => {
-  const earlierVectors = sqlString(path.join(earlierDir, "index", "vectors.parquet"))
+const takeOverPlaces = async (conn: DuckDBConnection, earlierDir: string, parquetFile: string, placed: Uint8Array, coords: Float64Array) => {
+  const earlierFile = path.join(earlierDir, "index", "vectors.parquet")
+  if (!(await hasTextHash(conn, earlierFile)) || !(await hasTextHash(conn, parquetFile))) return 0
+  const earlierVectors = sqlString(earlierFile)
+  const parquet = sqlString(parquetFile)
   const earlierCoords = sqlString(path.join(earlierDir, "map", "coordinates.parquet"))
-  const hasHash = async (file: string) =>
-    ((await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file})`)).getRowsJS() as [string][]).some(([c]) => c === "text_hash")
-  if (!(await hasHash(earlierVectors).catch(() => false)) || !(await hasHash(parquet))) return 0
   const result = await conn.stream(`
     SELECT now.key, c.x, c.y, c.z
     FROM read_parquet(${parquet}) now
@@ -162,7 +162,7 @@ export const mapStage: Stage = {
         // Under the earlier version's frame, an unchanged application (same text, so the same
         // vector) keeps the coordinates it had: placing it again would give the same numbers.
         let takenOver = 0
-        if (kept && frameFrom === ctx.previous?.dir) takenOver = await takeOverPlaces(conn, ctx.previous!.dir, parquet, placed, coords)
+        if (kept && frameFrom === ctx.previous?.dir) takenOver = await takeOverPlaces(conn, ctx.previous!.dir, path.join(ctx.workDir, "index", "vectors.parquet"), placed, coords)
 
         // Everything else is placed from its nearest frame points (exact search over the frame,
         // a batch of queries per call).

@@ -22,6 +22,7 @@ import { buildLock, BuildLockError } from "../artifacts/build-lock.ts"
 import { writeCatalog } from "../../core/artifacts/catalog.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../../core/artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
+import { linkFile } from "../../core/artifacts/files.ts"
 import type { Progress } from "./progress.ts"
 import { isPrivateOutput, SkipTally, type Stage, type StageError, type StageResult } from "./Stage.ts"
 
@@ -65,12 +66,7 @@ const outputsIntact = async (dir: string, rec: StageRecord) => {
 }
 
 const linkOutputs = async (fromDir: string, toDir: string, rec: StageRecord) => {
-  for (const o of rec.outputs) {
-    const dst = path.join(toDir, o.path)
-    await fs.mkdir(path.dirname(dst), { recursive: true })
-    await fs.rm(dst, { force: true })
-    await fs.link(path.join(fromDir, o.path), dst).catch(() => fs.copyFile(path.join(fromDir, o.path), dst))
-  }
+  for (const o of rec.outputs) await linkFile(path.join(fromDir, o.path), path.join(toDir, o.path))
 }
 
 /** Work folders of interrupted builds other than this one. */

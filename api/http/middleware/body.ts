@@ -90,10 +90,7 @@ export const bufferBody = (request: HttpServerRequest.HttpServerRequest, maxByte
 const readIncoming = (incoming: IncomingMessage, maxBytes: number) =>
   Effect.async<string, PayloadTooLarge | InvalidRequest>((resume) => {
     const gone = () => new InvalidRequest({ message: "body: the client closed the connection before sending it whole" })
-    if (incoming.readableEnded && !incoming.complete) {
-      resume(Effect.fail(gone()))
-      return
-    }
+    // Torn down before the read began: no event will ever come.
     if (incoming.destroyed) {
       resume(Effect.fail(gone()))
       return
