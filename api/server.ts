@@ -13,6 +13,7 @@ import { ConfigProvider, Context, Effect, Layer, Logger, LogLevel, ManagedRuntim
 import { KeyStore } from "./auth/KeyStore.ts"
 import { type ApiSettings, Settings, settingsFromEnv } from "./config.ts"
 import { Drain } from "./http/middleware/Drain.ts"
+import { watchDoorway } from "./http/transport/doorway.ts"
 import { makeNodeServer } from "./http/transport/node-server.ts"
 import { Metrics } from "./observability/Metrics.ts"
 import { Quota } from "./quota/Quota.ts"
@@ -75,6 +76,7 @@ const replicaOf = async (settings: ApiSettings, log: (event: Record<string, unkn
 export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise<ServerHandle> => {
   const settings = settingsWith(overrides)
   const nodeServer = makeNodeServer()
+  const doorway = watchDoorway(nodeServer)
   const processRuntime = ManagedRuntime.make(Layer.merge(processLayer(settings), logging(settings)))
   const shared = (await processRuntime.runtime()).context
   const log = (event: Record<string, unknown>) => {
@@ -116,7 +118,12 @@ export const startServer = async (overrides: Partial<ApiSettings> = {}): Promise
     followVersion: () => board.followNow(),
     drain: async (timeoutMs = DRAIN_BUDGET_MS) => {
       drainService.begin()
+      doorway.closing()
+      // The app's count can touch zero between two requests (one answered, the next still being
+      // read); the doorway also waits for the sockets to go quiet.
+      const deadline = Date.now() + timeoutMs
       await Promise.race([drainService.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())])
+      while (!doorway.quiet() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
       // Keep-alive connections would hold the close open until their idle timeout; whatever is
       // still running past the budget is cut off so the process can exit on time.
       await close()

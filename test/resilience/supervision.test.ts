@@ -64,7 +64,7 @@ describe("make serve supervision", () => {
       await new Promise((r) => setTimeout(r, 30))
       const signalledAt = Date.now()
       process.kill(-serve.child.pid!, "SIGTERM")
-      const answers = await Promise.all(inFlight.map((p) => p.then((r) => r.status, (e: Error) => `failed: ${e.message}`)))
+      const answers = await Promise.all(inFlight.map((p) => p.then((r) => r.status, (e: Error) => `failed: ${e.message} (${String((e as { cause?: unknown }).cause)})`)))
       // Each was either finished (200) or arrived after the drain began (503, retry); none was dropped.
       for (const a of answers) expect([200, 503]).toContain(a)
       expect(answers.filter((a) => a === 200).length).toBeGreaterThan(0)
