@@ -3,8 +3,13 @@
  * exactly from the stored vectors, as every reader serves them (core/index/hnsw.ts). The most
  * compact form whose recall@10 against exact search reaches 0.95 on a sample wins: b1 codes
  * (about 210 bytes per application at 256 dims), then i8 (about 400), then f16 (about 660).
+ *
+ * Cost: the choice builds candidate indexes on a sample of at most SAMPLE vectors, a fixed cost
+ * whatever the corpus size; the index over everything is then built once, in the chosen form, and
+ * its own recall measured (indexWithRecall). Ground truth for Q queries is one native exact-search
+ * pass per slice of the rows (O(N·Q), seconds at a million vectors), not a copy of the matrix per query.
  */
-import { exactSearch, type Quantization, type ServedIndex } from "../../core/index/hnsw.ts"
+import { exactSearchBatch, type Quantization, type ServedIndex } from "../../core/index/hnsw.ts"
 import type { Progress } from "../stages/progress.ts"
 import { buildIndex } from "./build-index.ts"
 
@@ -14,55 +19,139 @@ const K = 10
 export const MIN_RECALL = 0.95
 const ORDER = ["b1", "i8", "f16"] as const
 const COMPACT = ["b1", "i8"] as const
+/** Rows per exact-search slice: a slice is copied for usearch (64 MiB at 256 dims). */
+const EXACT_SLICE = 1 << 16
+
+type Form = (typeof ORDER)[number]
 
 export interface QuantizationChoice {
-  readonly quantization: (typeof ORDER)[number]
+  readonly quantization: Form
   /** End-to-end recall@10 of each form measured (the search stops at the first that passes). */
-  readonly recallAt10: Readonly<Partial<Record<(typeof ORDER)[number], number>>>
+  readonly recallAt10: Readonly<Partial<Record<Form, number>>>
   readonly sampleSize: number
   readonly reason: string
 }
 
+/** The query rows: every (n / queries)-th row, copied into one row-major block. */
+const queryRows = (unitRows: Float32Array, dims: number, queries: number) => {
+  const n = unitRows.length / dims
+  const step = Math.max(1, Math.floor(n / queries))
+  const picked: number[] = []
+  for (let q = 0; q < n && picked.length < queries; q += step) picked.push(q)
+  const block = new Float32Array(picked.length * dims)
+  picked.forEach((q, i) => block.set(unitRows.subarray(q * dims, (q + 1) * dims), i * dims))
+  return { count: picked.length, block }
+}
+
+/**
+ * Exact cosine top k of each query over all rows, a slice of rows at a time (each slice's answer
+ * merged into the running top k, ties to the smaller key): distances are what usearch's exact
+ * search gives, keys are row numbers.
+ */
+export const exactTopK = (unitRows: Float32Array, dims: number, queries: Float32Array, k: number) => {
+  const n = unitRows.length / dims
+  const q = queries.length / dims
+  const keys = new Float64Array(q * k).fill(-1)
+  const distances = new Float64Array(q * k).fill(Infinity)
+  for (let from = 0; from < n; from += EXACT_SLICE) {
+    const to = Math.min(n, from + EXACT_SLICE)
+    const part = exactSearchBatch(unitRows.slice(from * dims, to * dims), queries, dims, Math.min(k, to - from))
+    const per = Math.min(k, to - from)
+    for (let i = 0; i < q; i++) {
+      for (let j = 0; j < part.counts[i]; j++) {
+        const d = part.distances[i * per + j]
+        const key = from + Number(part.keys[i * per + j])
+        // Insert into query i's sorted top k.
+        let at = k - 1
+        if (d > distances[i * k + at] || (d === distances[i * k + at] && key > keys[i * k + at])) continue
+        while (at > 0 && (distances[i * k + at - 1] > d || (distances[i * k + at - 1] === d && keys[i * k + at - 1] > key))) {
+          distances[i * k + at] = distances[i * k + at - 1]
+          keys[i * k + at] = keys[i * k + at - 1]
+          at--
+        }
+        distances[i * k + at] = d
+        keys[i * k + at] = key
+      }
+    }
+  }
+  return { keys, distances }
+}
+
 /**
  * recall@k of a served index against exact cosine search over the same unit vectors, with
- * queries spread over the sample. Identical texts make the exact top k ambiguous, so a result
+ * queries spread over the rows. Identical texts make the exact top k ambiguous, so a result
  * counts as a hit when it is in the exact top k or scores at least the exact k-th best.
  */
 export const measureServedRecall = (index: ServedIndex, unitRows: Float32Array, dims: number, queries = QUERIES, k = K) => {
   const n = unitRows.length / dims
   if (n <= k) return 1
-  const step = Math.max(1, Math.floor(n / queries))
+  const picked = queryRows(unitRows, dims, queries)
+  const exact = exactTopK(unitRows, dims, picked.block, k)
   let hits = 0
-  let total = 0
-  for (let q = 0; q < n && total < queries * k; q += step) {
-    const v = unitRows.slice(q * dims, (q + 1) * dims)
-    const exact = exactSearch(unitRows, v, dims, k)
-    const inExact = new Set(Array.from(exact.keys, Number))
-    const kth = exact.distances[k - 1]
-    const found = index.search(v, k, 1)
+  for (let q = 0; q < picked.count; q++) {
+    const inExact = new Set(Array.from(exact.keys.subarray(q * k, (q + 1) * k)))
+    const kth = exact.distances[q * k + k - 1]
+    const found = index.search(picked.block.subarray(q * dims, (q + 1) * dims), k, 1)
     for (let i = 0; i < found.keys.length; i++) if (inExact.has(Number(found.keys[i])) || found.distances[i] <= kth + 1e-6) hits++
-    total += k
   }
-  return total ? hits / total : 1
+  return picked.count ? hits / (picked.count * k) : 1
 }
 
 /** End-to-end recall@10 of `quantization` on these unit vectors (an index is built to measure it). */
 export const measureRecall = (unitRows: Float32Array, dims: number, quantization: Quantization, queries = QUERIES, k = K) =>
   measureServedRecall(buildIndex(unitRows, dims, quantization).served, unitRows, dims, queries, k)
 
-export const chooseQuantization = (unitRows: Float32Array, dims: number, progress?: Progress): QuantizationChoice => {
+/** The choice, and the chosen form's index over the sample (the index over everything when the sample is everything). */
+const chooseOnSample = (unitRows: Float32Array, dims: number, progress?: Progress) => {
   const n = Math.min(SAMPLE, unitRows.length / dims)
   const sample = unitRows.subarray(0, n * dims)
-  const recallAt10: Partial<Record<(typeof ORDER)[number], number>> = {}
-  const measured = (quantization: (typeof ORDER)[number]) => {
-    const recall = (recallAt10[quantization] = measureRecall(sample, dims, quantization))
+  const recallAt10: Partial<Record<Form, number>> = {}
+  const measured = (quantization: Form) => {
+    const built = buildIndex(sample, dims, quantization)
+    const recall = (recallAt10[quantization] = measureServedRecall(built.served, sample, dims))
     progress?.info(`recall@10 vs exact on ${n} vectors, ${quantization} re-scored: ${recall.toFixed(3)}`)
-    return recall
+    return { recall, built }
   }
-  const choice = (quantization: (typeof ORDER)[number], reason: string) => ({ quantization, recallAt10, sampleSize: n, reason })
+  const choice = (quantization: Form, reason: string): QuantizationChoice => ({ quantization, recallAt10, sampleSize: n, reason })
   for (const compact of COMPACT) {
-    const recall = measured(compact)
-    if (recall >= MIN_RECALL) return choice(compact, `${compact} recall ${recall.toFixed(3)} ≥ ${MIN_RECALL} (most compact form that reaches it)`)
+    const { recall, built } = measured(compact)
+    if (recall >= MIN_RECALL) return { choice: choice(compact, `${compact} recall ${recall.toFixed(3)} ≥ ${MIN_RECALL} (most compact form that reaches it)`), built }
   }
-  return choice("f16", `no compact form reached ${MIN_RECALL}: f16 (${measured("f16").toFixed(3)})`)
+  const { recall, built } = measured("f16")
+  return { choice: choice("f16", `no compact form reached ${MIN_RECALL}: f16 (${recall.toFixed(3)})`), built }
+}
+
+export const chooseQuantization = (unitRows: Float32Array, dims: number, progress?: Progress): QuantizationChoice =>
+  chooseOnSample(unitRows, dims, progress).choice
+
+export interface IndexWithRecall {
+  readonly built: ReturnType<typeof buildIndex>
+  readonly choice: QuantizationChoice
+  /** End-to-end recall@10 of the index over every vector (the sample's figure when the sample is everything). */
+  readonly indexRecallAt10: number
+}
+
+/**
+ * The index over all `unitRows`: quantization chosen on the sample, the index built once over
+ * everything (the sample's own index when the sample is everything), and its recall measured.
+ * Should the full index fall below MIN_RECALL where the sample did not, the next wider form is
+ * built and measured in its place.
+ */
+export const indexWithRecall = (unitRows: Float32Array, dims: number, progress?: Progress): IndexWithRecall => {
+  const n = unitRows.length / dims
+  const sampled = chooseOnSample(unitRows, dims, progress)
+  const { choice } = sampled
+  if (choice.sampleSize === n) return { built: sampled.built, choice, indexRecallAt10: choice.recallAt10[choice.quantization]! }
+  let form: Form = choice.quantization
+  for (;;) {
+    const built = buildIndex(unitRows, dims, form)
+    const recall = measureServedRecall(built.served, unitRows, dims)
+    progress?.info(`recall@10 vs exact of the index over all ${n} vectors, ${form} re-scored: ${recall.toFixed(3)}`)
+    const wider = ORDER[ORDER.indexOf(form) + 1]
+    if (recall >= MIN_RECALL || !wider) {
+      const kept = form === choice.quantization ? choice : { ...choice, quantization: form, reason: `${choice.reason}; over all ${n} vectors ${choice.quantization} fell below ${MIN_RECALL}: ${form} (${recall.toFixed(3)})` }
+      return { built, choice: kept, indexRecallAt10: recall }
+    }
+    form = wider
+  }
 }
