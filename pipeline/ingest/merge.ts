@@ -22,17 +22,25 @@ const prio = (col = "source") => `CASE ${col}
 
 const statusPrio = `CASE source WHEN 'peds-st96' THEN 1 WHEN 'peds-search' THEN 2 ELSE 3 + ${prio()} END`
 
-const pick = (col: string, order = "(prio, _doc, _seq)", cond = `${col} IS NOT NULL`) => `arg_min(${col}, ${order}) FILTER (WHERE ${cond})`
+/**
+ * An order "(leading…, _doc, _seq)" as one integer, so arg_min compares integers, not structs:
+ * `_pos` is (_doc, _seq) packed into a BIGINT (see mergePartitions) and each leading key, a small
+ * number from 0 to 15 (a priority, a boolean), takes four bits above it in a HUGEINT.
+ */
+const rank = (...leading: string[]) =>
+  leading.length === 0 ? "_pos" : `(${leading.map((k, i) => `((${k})::HUGEINT << ${64 + 4 * (leading.length - 1 - i)})`).join(" + ")} + _pos)`
+
+const pick = (col: string, order = rank("prio"), cond = `${col} IS NOT NULL`) => `arg_min(${col}, ${order}) FILTER (WHERE ${cond})`
 const pickText = (col: string) => pick(col, undefined, `${col} IS NOT NULL AND trim(${col}) <> ''`)
 const pickDate = (col: string) => `TRY_CAST(${pick(col, undefined, `TRY_CAST(${col} AS DATE) IS NOT NULL`)} AS DATE)`
 
 /** The best (source, file) per application for document-shaped tables. */
 const bestDoc = (raw: string, key = "app_num") => `
-  SELECT ${key}, arg_min(source, (${prio()}, (_doc, _seq))) AS b_source, arg_min(_file, (${prio()}, (_doc, _seq))) AS b_file
+  SELECT ${key}, arg_min(source, ${rank(prio())}) AS b_source, arg_min(_file, ${rank(prio())}) AS b_file
   FROM ${raw} GROUP BY ${key}`
 
 /** The value a column has in the document's first row for the group (rows of one document are ordered). */
-const first = (col: string) => `arg_min(r.${col}, (r._doc, r._seq))`
+const first = (col: string) => `arg_min(r.${col}, r._pos)`
 
 /**
  * A document-shaped table taken whole from each application's best (source, file), one row per
@@ -59,13 +67,13 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     select: `
       WITH r AS (SELECT *, ${prio()} AS prio, ${statusPrio} AS sprio FROM raw_application_records),
       grants AS (
-        SELECT app_num, arg_min(pub_num, (prio, _doc, _seq)) AS patent_number FROM r
+        SELECT app_num, arg_min(pub_num, ${rank("prio")}) AS patent_number FROM r
         WHERE pub_num IS NOT NULL
           AND (status = 'granted' OR grant_date IS NOT NULL OR regexp_matches(coalesce(kind, ''), '^(B|S|P|E|H|RE)'))
           AND NOT regexp_matches(pub_num, '^\\d{11}$')
         GROUP BY app_num),
       pgpubs AS (
-        SELECT app_num, arg_min(pub_num, (prio, _doc, _seq)) AS pgpub_number FROM r
+        SELECT app_num, arg_min(pub_num, ${rank("prio")}) AS pgpub_number FROM r
         WHERE pub_num IS NOT NULL AND regexp_matches(pub_num, '^\\d{11}$') GROUP BY app_num)
       SELECT r.app_num,
         coalesce(any_value(g.patent_number), any_value(p.pgpub_number)) AS pub_num,
@@ -84,8 +92,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
         ${pickText("examiner")} AS examiner,
         ${pickText("art_unit")} AS art_unit,
         CASE WHEN ${pickText("art_unit")} IS NOT NULL THEN substr(${pickText("art_unit")}, 1, 2) || '00' END AS technology_center,
-        ${pick("status", "(sprio, _doc, _seq)", "status IS NOT NULL AND trim(status) <> ''")} AS status,
-        TRY_CAST(${pick("status_date", "(sprio, _doc, _seq)", "TRY_CAST(status_date AS DATE) IS NOT NULL")} AS DATE) AS status_date,
+        ${pick("status", rank("sprio"), "status IS NOT NULL AND trim(status) <> ''")} AS status,
+        TRY_CAST(${pick("status_date", rank("sprio"), "TRY_CAST(status_date AS DATE) IS NOT NULL")} AS DATE) AS status_date,
         list_sort(list_distinct(list(r.source))) AS sources
       FROM r LEFT JOIN grants g USING (app_num) LEFT JOIN pgpubs p USING (app_num)
       GROUP BY r.app_num`
@@ -94,7 +102,7 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "publications",
     orderBy: "pub_num, app_num",
     select: `
-      SELECT pub_num, app_num, arg_min(kind, (${prio()}, _doc, _seq)) AS kind, TRY_CAST(arg_min(pub_date, (${prio()}, _doc, _seq)) AS DATE) AS pub_date,
+      SELECT pub_num, app_num, arg_min(kind, ${rank(prio())}) AS kind, TRY_CAST(arg_min(pub_date, ${rank(prio())}) AS DATE) AS pub_date,
         CASE WHEN regexp_matches(pub_num, '^\\d{11}$') THEN 'pre-grant publication' ELSE 'patent' END AS pub_type
       FROM raw_application_records WHERE pub_num IS NOT NULL AND pub_num <> ''
       GROUP BY pub_num, app_num`
@@ -133,10 +141,10 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     select: `
       WITH c AS (
         SELECT citing_app, cited_doc, bool_or(examiner_cited) AS examiner_cited,
-          arg_min(category, (NOT examiner_cited, ${prio()}, _doc, _seq)) AS category,
-          arg_min(cited_country, (${prio()}, _doc, _seq)) AS cited_country, arg_min(cited_kind, (${prio()}, _doc, _seq)) AS cited_kind,
-          TRY_CAST(arg_min(cited_date, (${prio()}, _doc, _seq)) AS DATE) AS cited_date, max(citing_filing_year) AS citing_filing_year,
-          arg_min(source, (${prio()}, _doc, _seq)) AS source
+          arg_min(category, ${rank("NOT examiner_cited", prio())}) AS category,
+          arg_min(cited_country, ${rank(prio())}) AS cited_country, arg_min(cited_kind, ${rank(prio())}) AS cited_kind,
+          TRY_CAST(arg_min(cited_date, ${rank(prio())}) AS DATE) AS cited_date, max(citing_filing_year) AS citing_filing_year,
+          arg_min(source, ${rank(prio())}) AS source
         FROM raw_citations GROUP BY citing_app, cited_doc),
       pubs AS (SELECT pub_num, min(app_num) AS app_num FROM raw_application_records WHERE pub_num IS NOT NULL GROUP BY pub_num)
       SELECT c.*, pubs.app_num AS cited_app FROM c LEFT JOIN pubs ON pubs.pub_num = c.cited_doc
@@ -186,37 +194,37 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "office_actions",
     orderBy: "app_num, mail_date, document_id",
     select: `
-      SELECT document_id, arg_min(app_num, (_doc, _seq)) AS app_num, arg_min(document_code, (_doc, _seq)) AS document_code,
-        TRY_CAST(arg_min(mail_date, (_doc, _seq)) AS DATE) AS mail_date, arg_min(art_unit, (_doc, _seq)) AS art_unit,
-        arg_min(examiner_employee_number, (_doc, _seq)) AS examiner_employee_number,
+      SELECT document_id, arg_min(app_num, _pos) AS app_num, arg_min(document_code, _pos) AS document_code,
+        TRY_CAST(arg_min(mail_date, _pos) AS DATE) AS mail_date, arg_min(art_unit, _pos) AS art_unit,
+        arg_min(examiner_employee_number, _pos) AS examiner_employee_number,
         bool_or(rejection_101) AS rejection_101, bool_or(rejection_102) AS rejection_102, bool_or(rejection_103) AS rejection_103,
         bool_or(rejection_112) AS rejection_112, bool_or(rejection_dp) AS rejection_dp,
-        arg_min(text, (_doc, _seq)) AS text, any_value(source) AS source
+        arg_min(text, _pos) AS text, any_value(source) AS source
       FROM raw_office_actions GROUP BY document_id`
   },
   {
     name: "cpc_scheme",
     orderBy: "symbol",
     select: `
-      SELECT symbol, arg_min(level, (_doc, _seq)) AS level, arg_min(title, (_doc, _seq)) AS title, arg_min(parent, (_doc, _seq)) AS parent,
-        arg_min(section, (_doc, _seq)) AS section
+      SELECT symbol, arg_min(level, _pos) AS level, arg_min(title, _pos) AS title, arg_min(parent, _pos) AS parent,
+        arg_min(section, _pos) AS section
       FROM raw_cpc_scheme GROUP BY symbol`
   },
   {
     name: "mpep_sections",
     orderBy: "section_id",
     select: `
-      SELECT section_id, arg_min(title, (_doc, _seq)) AS title, arg_min(chapter, (_doc, _seq)) AS chapter, arg_min(revision, (_doc, _seq)) AS revision,
-        arg_min(content, (_doc, _seq)) AS content, arg_min(cross_refs, (_doc, _seq)) AS cross_refs, arg_min(source_file, (_doc, _seq)) AS source_file
+      SELECT section_id, arg_min(title, _pos) AS title, arg_min(chapter, _pos) AS chapter, arg_min(revision, _pos) AS revision,
+        arg_min(content, _pos) AS content, arg_min(cross_refs, _pos) AS cross_refs, arg_min(source_file, _pos) AS source_file
       FROM raw_mpep_sections GROUP BY section_id`
   },
   {
     name: "epo_sections",
     orderBy: "section_id",
     select: `
-      SELECT section_id, arg_min(ref, (_doc, _seq)) AS ref, arg_min(part, (_doc, _seq)) AS part, arg_min(chapter, (_doc, _seq)) AS chapter,
-        arg_min(title, (_doc, _seq)) AS title, arg_min(content, (_doc, _seq)) AS content, arg_min(url, (_doc, _seq)) AS url,
-        arg_min(cross_refs, (_doc, _seq)) AS cross_refs
+      SELECT section_id, arg_min(ref, _pos) AS ref, arg_min(part, _pos) AS part, arg_min(chapter, _pos) AS chapter,
+        arg_min(title, _pos) AS title, arg_min(content, _pos) AS content, arg_min(url, _pos) AS url,
+        arg_min(cross_refs, _pos) AS cross_refs
       FROM raw_epo_sections GROUP BY section_id`
   },
   {
@@ -224,12 +232,12 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     orderBy: "code",
     select: `
       SELECT code,
-        coalesce(arg_min(title, (_doc, _seq)) FILTER (WHERE source = 'index' AND title IS NOT NULL), arg_min(title, (_doc, _seq)) FILTER (WHERE title IS NOT NULL)) AS title,
-        arg_min(template, (_doc, _seq)) FILTER (WHERE template IS NOT NULL) AS template,
-        arg_min(examiner_notes, (_doc, _seq)) FILTER (WHERE examiner_notes IS NOT NULL) AS examiner_notes,
-        arg_min(mpep_section, (_doc, _seq)) FILTER (WHERE mpep_section IS NOT NULL) AS mpep_section,
-        arg_min(chapter, (_doc, _seq)) AS chapter,
-        arg_min(variant, (_doc, _seq)) FILTER (WHERE variant IS NOT NULL) AS variant,
+        coalesce(arg_min(title, _pos) FILTER (WHERE source = 'index' AND title IS NOT NULL), arg_min(title, _pos) FILTER (WHERE title IS NOT NULL)) AS title,
+        arg_min(template, _pos) FILTER (WHERE template IS NOT NULL) AS template,
+        arg_min(examiner_notes, _pos) FILTER (WHERE examiner_notes IS NOT NULL) AS examiner_notes,
+        arg_min(mpep_section, _pos) FILTER (WHERE mpep_section IS NOT NULL) AS mpep_section,
+        arg_min(chapter, _pos) AS chapter,
+        arg_min(variant, _pos) FILTER (WHERE variant IS NOT NULL) AS variant,
         list_sort(list_distinct(list(source))) AS sources
       FROM raw_form_paragraphs GROUP BY code`
   },
@@ -237,11 +245,17 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "design_codes",
     orderBy: "code",
     select: `
-      SELECT code, arg_min(level, (_doc, _seq)) AS level, arg_min(parent, (_doc, _seq)) AS parent, arg_min(description, (_doc, _seq)) AS description,
-        arg_min(guidelines, (_doc, _seq)) AS guidelines, arg_min(excludes, (_doc, _seq)) AS excludes
+      SELECT code, arg_min(level, _pos) AS level, arg_min(parent, _pos) AS parent, arg_min(description, _pos) AS description,
+        arg_min(guidelines, _pos) AS guidelines, arg_min(excludes, _pos) AS excludes
       FROM raw_design_codes GROUP BY code`
   }
 ]
+
+/**
+ * A row's place in a single-threaded read, (_doc, _seq), as one BIGINT: `_doc` (an INTEGER, at
+ * least 0) in the high bits, `_seq` (below 2^32: PartitionWriter refuses more rows) in the low.
+ */
+const POS = "(o._doc::BIGINT << 32) + p._seq"
 
 /** One corpus object's partition as the merge reads it: `doc` is the object's place in the corpus listing. */
 export interface MergeInput {
@@ -274,18 +288,19 @@ const contentHash = async (conn: DuckDBConnection, table: string) => {
  * fresh read would. DuckDB gets every core here (the readers had them before, in worker threads)
  * and most of RAM: the per-application aggregates keep whole texts (abstracts, paragraphs) in their
  * states, which DuckDB cannot spill, and a million applications ran out at a quarter of 24 GB.
- * Insertion order is not needed (every table is written with ORDER BY) and costs memory.
+ * Insertion order is not needed (every table is written with ORDER BY) and costs memory. The
+ * database is in memory (spilling to the staging folder): each table is built, written out and
+ * dropped, so nothing is stored, compressed and checkpointed to a database file on the way.
  */
 export const mergePartitions = async (workDir: string, objects: ReadonlyArray<MergeInput>): Promise<MergedTables> => {
   const stagingDir = path.join(workDir, ".staging")
   await fs.rm(stagingDir, { recursive: true, force: true })
   await fs.mkdir(stagingDir, { recursive: true })
   await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
-  const file = path.join(stagingDir, "merge.duckdb")
-  const db = await DuckDBInstance.create(file, {
+  const db = await DuckDBInstance.create(":memory:", {
     threads: String(os.availableParallelism()),
     memory_limit: `${Math.max(2, Math.floor((os.totalmem() * 0.6) / 2 ** 30))}GB`,
-    temp_directory: `${file}.spill`,
+    temp_directory: path.join(stagingDir, "merge.spill"),
     preserve_insertion_order: "false"
   })
   const conn = await db.connect()
@@ -302,18 +317,19 @@ export const mergePartitions = async (workDir: string, objects: ReadonlyArray<Me
       const raw = `raw_${t.name}`
       const files = objects.filter((o) => (o.rows[raw] ?? 0) > 0).map((o) => sqlString(path.join(o.dir, `${raw}.parquet`)))
       if (files.length === 0) await conn.run(emptyRawDdl(t))
-      else await conn.run(`CREATE VIEW ${raw} AS SELECT p.*, o._doc FROM read_parquet([${files.join(", ")}]) p JOIN _objects o ON o._file = p._file`)
+      else await conn.run(`CREATE VIEW ${raw} AS SELECT p.*, o._doc, ${POS} AS _pos FROM read_parquet([${files.join(", ")}]) p JOIN _objects o ON o._file = p._file`)
     }
     const rowCounts: Record<string, number> = {}
     const contentHashes: Record<string, string> = {}
     const outputs: string[] = []
     for (const t of publishedTables) {
-      await conn.run(`CREATE OR REPLACE TABLE ${t.name} AS ${t.select}`)
       const rel = `tables/${t.name}.parquet`
+      await conn.run(`CREATE TABLE ${t.name} AS ${t.select}`)
       await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
       const n = await conn.runAndReadAll(`SELECT count(*) FROM ${t.name}`)
       rowCounts[t.name] = Number(n.getRows()[0][0])
       contentHashes[rel] = await contentHash(conn, t.name)
+      await conn.run(`DROP TABLE ${t.name}`)
       outputs.push(rel)
     }
     return { outputs, rowCounts, contentHashes }

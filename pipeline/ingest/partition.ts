@@ -11,8 +11,9 @@
  * The folder is hidden on purpose: the catalog, the API and the serving stage make one view per
  * Parquet file outside hidden folders, and raw partitions are ingest's own state, not tables.
  */
-import { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Schema } from "effect"
+import * as fsSync from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
@@ -22,7 +23,7 @@ import type { CorpusFile } from "../../core/corpus/reader.ts"
 import { codeVersionOf, sha256 } from "../stages/fingerprint.ts"
 import { SkipTally } from "../stages/Stage.ts"
 import { chooseReader } from "./dispatch.ts"
-import { appendValue, partitionDdl, rowProblem } from "./staging.ts"
+import { ndjsonColumns, partitionColumns, rowProblem } from "./staging.ts"
 
 /** Where partitions live inside a version (hidden: see above). */
 export const PARTITIONS_DIR = ".ingest"
@@ -67,14 +68,47 @@ export const PARTITION_INDEX = "object.json"
 /** The files of a partition, relative to its folder; object.json last (it marks the folder complete). */
 export const partitionFiles = (p: ObjectPartition) => [...Object.keys(p.rows).sort().map((t) => `${t}.parquet`), PARTITION_INDEX]
 
+/** Rows of one raw table on their way to its Parquet file: newline-delimited JSON, flushed in blocks. */
+interface TableRows {
+  readonly file: string
+  fd: number | undefined
+  lines: string[]
+  /** UTF-16 units held in `lines`. */
+  chars: number
+  rows: number
+  /** The longest line so far, in UTF-16 units (at most three UTF-8 bytes each). */
+  longest: number
+}
+
+/** JSON held per table before it is written out (bounds memory on large objects). */
+const FLUSH_CHARS = 1 << 20
+
+/** read_ndjson's buffer for one line: its default, raised for an object with longer lines. */
+const MIN_OBJECT_SIZE = 16 * 2 ** 20
+
 /**
- * Writes one object's raw rows: appended into an in-memory DuckDB (which spills to its temp
- * folder beyond its memory limit), then copied out as Parquet. One writer per thread, reused
- * object after object.
+ * JSON.stringify writes a lone surrogate as an escape (`\udc00`) that DuckDB's JSON reader
+ * refuses; such a row is written again with every string made well-formed (U+FFFD for the lone
+ * surrogate, what the appender stored before).
+ */
+const LONE_SURROGATE = /\\ud[89a-f]/
+
+/** _seq is packed below 2^32 in the merge's `_pos`. */
+const MAX_ROWS = 2 ** 32
+
+const wellFormed = (_key: string, v: unknown) => (typeof v === "string" ? (v as string & { toWellFormed(): string }).toWellFormed() : v)
+
+/**
+ * Writes one object's raw rows. Each row becomes one line of JSON in a per-table file beside the
+ * partition (V8's JSON.stringify and DuckDB's JSON reader do the per-value work, not a native
+ * call per cell), and each table with rows is then copied out as Parquet by one statement and its
+ * JSON file removed. One writer (one single-threaded in-memory DuckDB) per thread, reused object
+ * after object; nothing is created in DuckDB for tables an object has no rows for.
  */
 export class PartitionWriter {
-  private readonly appenders = new Map<ReaderTableName, DuckDBAppender>()
-  private readonly counts = new Map<ReaderTableName, number>()
+  private readonly tables = new Map<ReaderTableName, TableRows>()
+  private dir = ""
+  private file = ""
   private seq = 0
   private constructor(private readonly db: DuckDBInstance, private readonly conn: DuckDBConnection) {}
 
@@ -84,43 +118,74 @@ export class PartitionWriter {
     return new PartitionWriter(db, await db.connect())
   }
 
-  async begin() {
+  /** Starts an object whose partition folder (existing, empty) is `dir`. */
+  begin(dir: string) {
+    this.discard()
+    this.dir = dir
     this.seq = 0
-    this.counts.clear()
-    for (const [name, t] of Object.entries(readerTables)) {
-      await this.conn.run(partitionDdl(t))
-      this.appenders.set(name as ReaderTableName, await this.conn.createAppender(`raw_${t.name}`))
-    }
   }
 
   /** Appends a row (already checked with rowProblem); synchronous, so the reader loop never yields per row. */
   append(table: ReaderTableName, row: Record<string, unknown>, file: string) {
-    const spec = readerTables[table]
-    const ap = this.appenders.get(table)!
-    for (const [name, c] of Object.entries(spec.columns)) appendValue(ap, c, row[name])
-    ap.appendVarchar(file)
-    ap.appendBigInt(BigInt(this.seq++))
-    ap.endRow()
-    this.counts.set(table, (this.counts.get(table) ?? 0) + 1)
+    this.file = file
+    let rows = this.tables.get(table)
+    if (!rows) {
+      rows = { file: path.join(this.dir, `.raw_${readerTables[table].name}.ndjson`), fd: undefined, lines: [], chars: 0, rows: 0, longest: 0 }
+      this.tables.set(table, rows)
+    }
+    if (this.seq === MAX_ROWS) throw new Error(`more than ${MAX_ROWS} rows in one corpus object`)
+    let json = JSON.stringify(row)
+    if (json.includes("\\ud") && LONE_SURROGATE.test(json)) json = JSON.stringify(row, wellFormed)
+    const line = json.length > 2 ? `{"_seq":${this.seq++},${json.slice(1)}` : `{"_seq":${this.seq++}}`
+    rows.lines.push(line)
+    rows.rows++
+    rows.chars += line.length
+    if (line.length > rows.longest) rows.longest = line.length
+    if (rows.chars >= FLUSH_CHARS) this.flush(rows)
   }
 
-  /** Writes a Parquet file per raw table with rows into `dir`; returns rows per raw table. */
-  async finish(dir: string): Promise<Record<string, number>> {
-    for (const ap of this.appenders.values()) ap.closeSync()
-    this.appenders.clear()
+  private flush(rows: TableRows) {
+    if (rows.lines.length === 0) return
+    rows.fd ??= fsSync.openSync(rows.file, "w")
+    rows.lines.push("")
+    fsSync.writeFileSync(rows.fd, rows.lines.join("\n"))
+    rows.lines = []
+    rows.chars = 0
+  }
+
+  /** Writes a Parquet file per raw table with rows into the object's folder; returns rows per raw table. */
+  async finish(): Promise<Record<string, number>> {
     const rows: Record<string, number> = {}
-    for (const [name, n] of [...this.counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const table = `raw_${readerTables[name].name}`
-      await this.conn.run(`COPY ${table} TO ${sqlString(path.join(dir, `${table}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`)
-      rows[table] = n
+    try {
+      for (const [name, t] of [...this.tables].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        this.flush(t)
+        fsSync.closeSync(t.fd!)
+        t.fd = undefined
+        const spec = readerTables[name]
+        const table = `raw_${spec.name}`
+        await this.conn.run(
+          `COPY (SELECT ${partitionColumns(spec)}, ${sqlString(this.file)} AS _file, _seq FROM read_ndjson(${sqlString(t.file)}, columns = ${ndjsonColumns(spec)}, maximum_object_size = ${Math.max(MIN_OBJECT_SIZE, 3 * t.longest + 1)})) ` +
+            `TO ${sqlString(path.join(this.dir, `${table}.parquet`))} (FORMAT parquet, COMPRESSION zstd)`
+        )
+        rows[table] = t.rows
+      }
+    } finally {
+      this.discard()
     }
-    for (const t of Object.values(readerTables)) await this.conn.run(`DROP TABLE IF EXISTS raw_${t.name}`)
     return rows
   }
 
+  /** Closes and removes the current object's JSON files. */
+  private discard() {
+    for (const t of this.tables.values()) {
+      if (t.fd !== undefined) fsSync.closeSync(t.fd)
+      fsSync.rmSync(t.file, { force: true })
+    }
+    this.tables.clear()
+  }
+
   close() {
-    for (const ap of this.appenders.values()) ap.closeSync()
-    this.appenders.clear()
+    this.discard()
     this.conn.closeSync()
     this.db.closeSync()
   }
@@ -187,14 +252,14 @@ export const parseObject = async (
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(dir, { recursive: true })
   const skipped = new SkipTally()
-  await writer.begin()
+  writer.begin(dir)
   try {
     await readInto(writer, file, skipped, onRows)
   } catch (e) {
     // The whole file is unreadable (corrupt gzip, unreadable object): report it and go on.
     skipped.add({ file: object.path, position: "file", reason: `unreadable: ${e instanceof Error ? e.message : String(e)}` })
   }
-  const rows = await writer.finish(dir)
+  const rows = await writer.finish()
   const partition: ObjectPartition = {
     path: object.path,
     fingerprint: object.fingerprint,

@@ -1,10 +1,11 @@
 /**
- * Raw rows as the readers give them: the checks a row passes before it is stored and how it is
- * appended (DuckDB appender, no SQL per row). Each raw table carries extra columns: `_file` (the
- * corpus object the row came from), `_seq` (the order of the row within that object) and, once
- * the merge reads the partitions, `_doc` (the order of the object in the corpus), so merging can
- * keep rows of one document together and break every tie by (_doc, _seq), the order of a
- * single-threaded read, whichever worker read which object.
+ * Raw rows as the readers give them: the checks a row passes before it is stored and the shape
+ * it is stored in (partitions: JSON lines copied to Parquet, see PartitionWriter; Staging below:
+ * DuckDB appender, no SQL per row). Each raw table carries extra columns: `_file` (the corpus
+ * object the row came from), `_seq` (the order of the row within that object) and, once the
+ * merge reads the partitions, `_doc` (the order of the object in the corpus) and `_pos` ((_doc,
+ * _seq) as one integer), so merging can keep rows of one document together and break every tie
+ * by (_doc, _seq), the order of a single-threaded read, whichever worker read which object.
  */
 import { DuckDBAppender, DuckDBConnection, DuckDBInstance, FLOAT, INTEGER, LIST, VARCHAR } from "@duckdb/node-api"
 import * as os from "node:os"
@@ -12,18 +13,21 @@ import { readerTables, type ColumnSpec, type ReaderTableName, type TableSpec } f
 
 const stagingType = (c: ColumnSpec) => (c.type === "DATE" ? "VARCHAR" : c.type)
 
-/** The raw table as a partition holds it (`_doc` is the object's place in a corpus, known only to the merge). */
-export const partitionDdl = (t: TableSpec) =>
-  `CREATE OR REPLACE TABLE raw_${t.name} (${Object.entries(t.columns)
-    .map(([name, c]) => `"${name}" ${stagingType(c)}`)
-    .concat([`_file VARCHAR`, `_seq BIGINT`])
-    .join(", ")})`
+/** The table's own columns of a partition, in order, for a SELECT. */
+export const partitionColumns = (t: TableSpec) => Object.keys(t.columns).map((name) => `"${name}"`).join(", ")
+
+/** The `columns` argument of read_ndjson for a partition's JSON rows: the table's columns and `_seq`. */
+export const ndjsonColumns = (t: TableSpec) =>
+  `{${Object.entries(t.columns)
+    .map(([name, c]) => `'${name}': '${stagingType(c)}'`)
+    .concat([`'_seq': 'BIGINT'`])
+    .join(", ")}}`
 
 /** The raw table as the merge reads it, for a table no partition has rows of. */
 export const emptyRawDdl = (t: TableSpec) =>
   `CREATE TABLE raw_${t.name} (${Object.entries(t.columns)
     .map(([name, c]) => `"${name}" ${stagingType(c)}`)
-    .concat([`_file VARCHAR`, `_seq BIGINT`, `_doc INTEGER`])
+    .concat([`_file VARCHAR`, `_seq BIGINT`, `_doc INTEGER`, `_pos BIGINT`])
     .join(", ")})`
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -127,6 +131,7 @@ export class Staging {
     ap.appendVarchar(file)
     ap.appendBigInt(BigInt(this.seq++))
     ap.appendInteger(doc)
+    ap.appendBigInt((BigInt(doc) << 32n) + BigInt(this.seq - 1))
     ap.endRow()
     this.counts[table] = (this.counts[table] ?? 0) + 1
   }

@@ -34,6 +34,8 @@ export const pedsApplicationRows = (
   return rows.map((r) => row("application_records", r))
 }
 
+const compareDates = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
 export interface RawEvent {
   readonly date: unknown
   readonly code: unknown
@@ -54,7 +56,8 @@ export const prosecutionEventRows = (app: string, events: ReadonlyArray<RawEvent
     }))
     .reverse()
     .map((e, i) => ({ ...e, i }))
-    .sort((a, b) => (a.date ?? "").localeCompare(b.date ?? "") || a.i - b.i)
+    // Dates are YYYY-MM-DD (isoDate) or absent: code-unit order is date order, and far cheaper than localeCompare.
+    .sort((a, b) => compareDates(a.date ?? "", b.date ?? "") || a.i - b.i)
     .map((e, seq) => row("prosecution_events", { app_num: app, seq, event_date: e.date, code: e.code, description: e.description || e.code || "", source }))
 
 export interface RawRelation {
