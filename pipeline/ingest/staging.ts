@@ -32,9 +32,17 @@ export const emptyRawDdl = (t: TableSpec) =>
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 
+/** A table's columns as entries, listed once per table rather than once per row. */
+const columnEntries = new Map<TableSpec, ReadonlyArray<readonly [string, ColumnSpec]>>()
+const entriesOf = (t: TableSpec) => {
+  let e = columnEntries.get(t)
+  if (!e) columnEntries.set(t, (e = Object.entries(t.columns)))
+  return e
+}
+
 /** Why a row cannot be stored, or undefined when it can. Cheap checks only: this runs per row. */
 export const rowProblem = (t: TableSpec, row: Record<string, unknown>): string | undefined => {
-  for (const [name, c] of Object.entries(t.columns)) {
+  for (const [name, c] of entriesOf(t)) {
     const v = row[name]
     if (v === undefined || v === null) {
       if (c.required) return `missing required ${t.name}.${name}`

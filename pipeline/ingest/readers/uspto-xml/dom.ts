@@ -52,16 +52,33 @@ const isElement = (n: XmlElement | string): n is XmlElement => typeof n !== "str
 
 export const elements = (el: XmlElement): XmlElement[] => el.children.filter(isElement)
 
+// The lookups below walk `children` directly (no filtered copies): they run many times per document.
+
 /** Direct children with the given name. */
-export const childrenNamed = (el: XmlElement | undefined, name: string): XmlElement[] =>
-  el ? elements(el).filter((c) => c.name === name) : []
+export const childrenNamed = (el: XmlElement | undefined, name: string): XmlElement[] => {
+  const out: XmlElement[] = []
+  if (el) for (const c of el.children) if (typeof c !== "string" && c.name === name) out.push(c)
+  return out
+}
+
+const firstChildNamed = (el: XmlElement, name: string): XmlElement | undefined => {
+  for (const c of el.children) if (typeof c !== "string" && c.name === name) return c
+  return undefined
+}
+
+const steps = new Map<string, string[]>()
+const stepsOf = (path: string) => {
+  let s = steps.get(path)
+  if (!s) steps.set(path, (s = path.split("/")))
+  return s
+}
 
 /** Follows a path of direct child names ("a/b/c"); the first match at each step. */
 export const at = (el: XmlElement | undefined, path: string): XmlElement | undefined => {
   let cur = el
-  for (const step of path.split("/")) {
+  for (const step of stepsOf(path)) {
     if (!cur) return undefined
-    cur = elements(cur).find((c) => c.name === step)
+    cur = firstChildNamed(cur, step)
   }
   return cur
 }
@@ -69,14 +86,15 @@ export const at = (el: XmlElement | undefined, path: string): XmlElement | undef
 /** All elements along a path of child names, fanning out at every step. */
 export const allAt = (el: XmlElement | undefined, path: string): XmlElement[] => {
   let level: XmlElement[] = el ? [el] : []
-  for (const step of path.split("/")) level = level.flatMap((e) => childrenNamed(e, step))
+  for (const step of stepsOf(path)) level = level.flatMap((e) => childrenNamed(e, step))
   return level
 }
 
 /** First descendant (depth first, document order) with the given name. */
 export const find = (el: XmlElement | undefined, name: string): XmlElement | undefined => {
   if (!el) return undefined
-  for (const c of elements(el)) {
+  for (const c of el.children) {
+    if (typeof c === "string") continue
     if (c.name === name) return c
     const deep = find(c, name)
     if (deep) return deep
@@ -87,16 +105,28 @@ export const find = (el: XmlElement | undefined, name: string): XmlElement | und
 /** All descendants with the given name, not looking inside a match. */
 export const findAll = (el: XmlElement | undefined, name: string, out: XmlElement[] = []): XmlElement[] => {
   if (!el) return out
-  for (const c of elements(el)) {
+  for (const c of el.children) {
+    if (typeof c === "string") continue
     if (c.name === name) out.push(c)
     else findAll(c, name, out)
   }
   return out
 }
 
+const appendRawText = (el: XmlElement, out: string[]) => {
+  for (const c of el.children) {
+    if (typeof c === "string") out.push(c)
+    else appendRawText(c, out)
+  }
+}
+
 /** Raw concatenated text of an element (no spacing rules; for short fields such as numbers). */
-export const rawText = (el: XmlElement | undefined): string =>
-  el ? el.children.map((c) => (typeof c === "string" ? c : rawText(c))).join("") : ""
+export const rawText = (el: XmlElement | undefined): string => {
+  if (!el) return ""
+  const out: string[] = []
+  appendRawText(el, out)
+  return out.join("")
+}
 
 /** Trimmed, whitespace-collapsed text at a path, or undefined when absent or empty. */
 export const textAt = (el: XmlElement | undefined, path: string): string | undefined => textOf(at(el, path))

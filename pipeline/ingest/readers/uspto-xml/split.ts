@@ -26,6 +26,15 @@ const SNIFF_BYTES = 2048
 export const sniffRoot = (head: string): string | undefined =>
   /<!DOCTYPE\s+([A-Za-z_][\w.:-]*)/.exec(head)?.[1] ?? /<([A-Za-z_][\w.:-]*)/.exec(head)?.[1]
 
+/** Whether the bytes read as latin1 are all what String.prototype.trim removes (tab to CR, space, NBSP), without decoding them. */
+const isBlank = (bytes: Buffer) => {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]
+    if (!(b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0)) return false
+  }
+  return true
+}
+
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d
 
 export async function* splitDocuments(
@@ -62,7 +71,7 @@ export async function* splitDocuments(
     if (!keep) doc = { index: ++index, byteOffset: docStart, root, bytes: undefined }
     else {
       const bytes = Buffer.concat(parts)
-      if (bytes.toString("latin1").trim() !== "") doc = { index: ++index, byteOffset: docStart, root, bytes }
+      if (!isBlank(bytes)) doc = { index: ++index, byteOffset: docStart, root, bytes }
     }
     parts = []
     held = 0
