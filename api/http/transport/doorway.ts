@@ -9,8 +9,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 
-/** A drain closes only after no connection or request has arrived for this long. */
-export const DRAIN_LINGER_MS = 500
+/** A drain closes only after no connection or request has arrived for this long (and never sooner than this after it began). */
+export const DRAIN_LINGER_MS = 1_000
 
 export interface Doorway {
   /** From now on every response closes its connection, those already under way included. */
@@ -42,6 +42,9 @@ export const watchDoorway = (server: Server): Doorway => {
   return {
     closing: () => {
       isClosing = true
+      // Listen on for at least the linger after the signal: a client that connected just before it
+      // may not have been accepted yet (closing the listener would reset it) and gets its 503.
+      lastArrival = performance.now()
       for (const response of open) closeAfter(response)
     },
     quiet: (lingerMs = DRAIN_LINGER_MS) => open.size === 0 && performance.now() - lastArrival >= lingerMs
