@@ -8,6 +8,9 @@
 import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, type Effect } from "effect"
 
+/** Where the MCP endpoint is mounted (its route in mcp/Api.ts; the outer middleware labels it). */
+export const MCP_PATH = "/mcp"
+
 /** A REST call made on behalf of an MCP tool call. */
 export interface InternalCall {
   readonly method: "GET" | "POST"

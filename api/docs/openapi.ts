@@ -9,7 +9,7 @@
 import { OpenApi } from "@effect/platform"
 import { JSONSchema, Option, Schema } from "effect"
 import { PASS_THROUGH } from "../domain/open-struct.ts"
-import { PatentApi } from "../http/Api.ts"
+import { PatentApi } from "../Api.ts"
 import { routeTable } from "../http/route-table.ts"
 import { routeExamples } from "./examples.ts"
 

@@ -6,7 +6,7 @@
  */
 import { HttpApi, type HttpApiEndpoint, OpenApi } from "@effect/platform"
 import { Context, Option, type Schema } from "effect"
-import { PatentApi } from "./Api.ts"
+import { PatentApi } from "../Api.ts"
 import { Access, type Family, RouteFamily, type RouteAccess } from "./route-meta.ts"
 
 export interface RouteEntry {

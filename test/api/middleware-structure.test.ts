@@ -7,10 +7,11 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { HttpApiMiddleware } from "@effect/platform"
 import { describe, expect, it } from "vitest"
-import { PatentApi } from "../../api/http/Api.ts"
+import { PatentApi } from "../../api/Api.ts"
 import { Admission, Authentication, CurrentCaller } from "../../api/http/security/Api.ts"
 
 const root = path.resolve(import.meta.dirname, "../../api")
+const FEATURES = ["prior-art", "patent-map", "claim-validation", "patent-intel", "guidance", "warm-up", "mcp"]
 
 const importsOf = (dir: string): Array<{ file: string; target: string }> =>
   fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
@@ -31,10 +32,22 @@ describe("HTTP layer structure", () => {
     for (const group of groups.filter((g) => g.identifier !== "mcp")) expect([...group.middlewares], group.identifier).toContain(Admission)
   })
 
-  it("api/http never imports api/mcp, and api/mcp reads only the REST declaration of api/http", () => {
-    const fromHttp = importsOf(path.join(root, "http")).filter((i) => i.target.startsWith("mcp/"))
+  it("keeps each feature in one folder (Api, Http, service) over a shared api/http that imports no feature", () => {
+    for (const feature of FEATURES) {
+      const files = fs.readdirSync(path.join(root, feature))
+      expect(files, feature).toEqual(expect.arrayContaining(["Api.ts", "Http.ts"]))
+    }
+    // Shared transport, security, envelopes and middleware reach the routes only through the
+    // composed declaration (Api.ts at the root, read by http/route-table.ts).
+    const fromHttp = importsOf(path.join(root, "http")).filter((i) => FEATURES.some((f) => i.target.startsWith(`${f}/`)))
     expect(fromHttp).toEqual([])
-    const fromMcp = importsOf(path.join(root, "mcp")).filter((i) => i.target.startsWith("http/"))
-    expect([...new Set(fromMcp.map((i) => i.target))]).toEqual(["http/route-table.ts"])
+  })
+
+  it("MCP and REST meet only through the route table: no REST feature imports api/mcp, whose tools read api/http/route-table.ts", () => {
+    const rest = FEATURES.filter((f) => f !== "mcp")
+    const intoMcp = rest.flatMap((f) => importsOf(path.join(root, f))).filter((i) => i.target.startsWith("mcp/"))
+    expect(intoMcp).toEqual([])
+    const tools = importsOf(path.join(root, "mcp")).filter((i) => i.file === "mcp/tools.ts" && i.target.startsWith("http/"))
+    expect(tools.map((i) => i.target)).toEqual(["http/route-table.ts"])
   })
 })

@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { DesignCodeEntry, EpoSection, FormParagraph, FormParagraphList, GuidanceGraph, MpepSection } from "../../api/http/guidance/Api.ts"
+import { DesignCodeEntry, EpoSection, FormParagraph, FormParagraphList, GuidanceGraph, MpepSection } from "../../api/guidance/Api.ts"
 import { guidanceRuntime, guidanceVersion } from "./support.ts"
 
 let version: Awaited<ReturnType<typeof guidanceVersion>>

@@ -1,10 +1,10 @@
 /**
- * The 400/404 rules of SPEC 4.6: the route schemas (api/http/guidance/Api.ts) refuse malformed
+ * The 400/404 rules of SPEC 4.6: the route schemas (api/guidance/Api.ts) refuse malformed
  * inputs (400); well-formed ids that name nothing reach the service and answer NotFound (404).
  */
 import { Option, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { GuidanceApi } from "../../api/http/guidance/Api.ts"
+import { GuidanceApi } from "../../api/guidance/Api.ts"
 import { guidanceRuntime, guidanceVersion } from "./support.ts"
 
 const endpoints = GuidanceApi.endpoints

@@ -1,7 +1,7 @@
 /** The service's bodies encode with the routes' success schemas (what the route layer sends). */
 import { Schema } from "effect"
 import { afterAll, describe, expect, inject, it } from "vitest"
-import { ArtUnitProfile, Classification, CpcLookup, ExaminerProfile, ExaminerSearchResult } from "../../api/http/patent-intel/Api.ts"
+import { ArtUnitProfile, Classification, CpcLookup, ExaminerProfile, ExaminerSearchResult } from "../../api/patent-intel/Api.ts"
 import { guardClaimsAnalysis } from "../../api/patent-intel/stored.ts"
 import { patentIntelRuntime } from "./runtime.ts"
 

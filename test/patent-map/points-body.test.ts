@@ -8,7 +8,7 @@ import { Schema } from "effect"
 import { request } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { PointsResponse } from "../../api/http/patent-map/Api.ts"
+import { PointsResponse } from "../../api/patent-map/Api.ts"
 import { compressSpliced, splicedOf, stampedJson, stampedResponse } from "../../api/http/middleware/stamped-json.ts"
 import { startTestServer, type TestServer } from "../api/support.ts"
 

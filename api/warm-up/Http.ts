@@ -1,7 +1,7 @@
 /** Warm-up handlers: thin over the hub's own /warmup and /status (api/hub/contract.ts). */
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
-import { HubClient } from "../../hub/HubClient.ts"
+import { HubClient } from "../hub/HubClient.ts"
 import { PatentApi } from "../Api.ts"
 
 /** How often a blocking warm-up asks the hub whether the encoder is ready. */

@@ -5,10 +5,10 @@
  */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { Settings } from "../../config.ts"
-import { McpEndpoint, RestDispatch } from "../../dispatch/RestDispatch.ts"
+import { Settings } from "../config.ts"
+import { McpEndpoint, RestDispatch } from "../dispatch/RestDispatch.ts"
 import { PatentApi } from "../Api.ts"
-import { bufferBody, readJsonBody } from "../middleware/body.ts"
+import { bufferBody, readJsonBody } from "../http/middleware/body.ts"
 
 export const McpLive = HttpApiBuilder.group(PatentApi, "mcp", (handlers) =>
   Effect.gen(function* () {

@@ -1,12 +1,12 @@
 /** Claim validation under §112 (SPEC 4.3): payloads returned directly; errors `{error}` alone. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ApplicationNumber } from "../../domain/ids.ts"
-import { ClaimSupportResult } from "../../claim-validation/support-schema.ts"
-import { atLeastOneOf, BodyBool, BodyInt, field, ListOf, QueryBool, QueryInt, Severity, Text } from "../../domain/rules.ts"
-import { ClaimValidation } from "../envelopes.ts"
-import { Admission } from "../security/Api.ts"
-import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily, withBodyLimit } from "../route-meta.ts"
+import { ApplicationNumber } from "../domain/ids.ts"
+import { ClaimSupportResult } from "./support-schema.ts"
+import { atLeastOneOf, BodyBool, BodyInt, field, ListOf, QueryBool, QueryInt, Severity, Text } from "../domain/rules.ts"
+import { ClaimValidation } from "../http/envelopes.ts"
+import { Admission } from "../http/security/Api.ts"
+import { Access, CACHE_DAY, free, metered, NO_STORE, RouteFamily, withBodyLimit } from "../http/route-meta.ts"
 
 const AppNum = ApplicationNumber(7, 8)
 const ClaimNumber = BodyInt(1, 100000)

@@ -1,9 +1,9 @@
 /** Prior-art handlers: search and claims lookup through PriorArtService, in the `{success, data}` envelope. */
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { PriorArtService } from "../../prior-art/PriorArtService.ts"
+import { PriorArtService } from "./PriorArtService.ts"
 import { PatentApi } from "../Api.ts"
-import { requestIdFor } from "../middleware/request-id.ts"
+import { requestIdFor } from "../http/middleware/request-id.ts"
 
 /**
  * The id the response carries in X-Request-Id: the outer middleware (api/http/middleware/edge.ts)

@@ -1,12 +1,12 @@
 /** Prior-art search and claims lookup (SPEC 4.1): `{success, data}` envelope. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { atLeastOneOf, BodyBool, BodyInt, DateBound, field, ListOf, Matching, OneOf, rule, Text } from "../../domain/rules.ts"
-import { CpcSubclass } from "../../domain/ids.ts"
-import { DeclaredStruct, Unspecified } from "../../domain/open-struct.ts"
-import { PriorArt } from "../envelopes.ts"
-import { Admission } from "../security/Api.ts"
-import { Access, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
+import { atLeastOneOf, BodyBool, BodyInt, DateBound, field, ListOf, Matching, OneOf, rule, Text } from "../domain/rules.ts"
+import { CpcSubclass } from "../domain/ids.ts"
+import { DeclaredStruct, Unspecified } from "../domain/open-struct.ts"
+import { PriorArt } from "../http/envelopes.ts"
+import { Admission } from "../http/security/Api.ts"
+import { Access, metered, NO_STORE, RouteFamily } from "../http/route-meta.ts"
 
 const filled = (s: string | undefined) => s !== undefined && s.trim().length > 0
 

@@ -1,12 +1,12 @@
 /** Prosecution intelligence (SPEC 4.5): all metered, cached for a day; errors `{error, code, timestamp}`. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ArtUnit, CpcSymbol } from "../../domain/ids.ts"
-import { DeclaredStruct, OpenStruct, Unspecified } from "../../domain/open-struct.ts"
-import { field, Matching, QueryInt, Text } from "../../domain/rules.ts"
-import { Coded } from "../envelopes.ts"
-import { Admission } from "../security/Api.ts"
-import { Access, CACHE_DAY, metered, RouteFamily } from "../route-meta.ts"
+import { ArtUnit, CpcSymbol } from "../domain/ids.ts"
+import { DeclaredStruct, OpenStruct, Unspecified } from "../domain/open-struct.ts"
+import { field, Matching, QueryInt, Text } from "../domain/rules.ts"
+import { Coded } from "../http/envelopes.ts"
+import { Admission } from "../http/security/Api.ts"
+import { Access, CACHE_DAY, metered, RouteFamily } from "../http/route-meta.ts"
 
 export const CpcLookup = DeclaredStruct({
   code: Schema.String,

@@ -1,9 +1,9 @@
 /** Patent-space handlers: each route calls PatentMapService with its decoded inputs. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Cache, Data, Duration, Effect, Exit, Layer } from "effect"
-import { PatentMapService, type PointsQuery } from "../../patent-map/PatentMapService.ts"
+import { PatentMapService, type PointsQuery } from "./PatentMapService.ts"
 import { PatentApi } from "../Api.ts"
-import { stampedJson, stampedResponse } from "../middleware/stamped-json.ts"
+import { stampedJson, stampedResponse } from "../http/middleware/stamped-json.ts"
 
 /**
  * Distinct points queries whose encoded answer is kept, least recently used first out: 10,000

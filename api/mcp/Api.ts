@@ -4,9 +4,8 @@
  * GET and DELETE /mcp match no endpoint and are answered 405 by the outer middleware.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Refused } from "../envelopes.ts"
-
-export const MCP_PATH = "/mcp"
+import { MCP_PATH } from "../dispatch/RestDispatch.ts"
+import { Refused } from "../http/envelopes.ts"
 
 export class McpApi extends HttpApiGroup.make("mcp", { topLevel: true })
   .add(HttpApiEndpoint.post("jsonRpc", MCP_PATH).addError(Refused.tooLarge).addError(Refused.mediaType).addError(Refused.unreadable))

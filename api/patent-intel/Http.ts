@@ -1,7 +1,7 @@
 /** Prosecution-intelligence handlers: CPC routing, classification, art units, examiners. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { PatentIntelService } from "../../patent-intel/PatentIntelService.ts"
+import { PatentIntelService } from "./PatentIntelService.ts"
 import { PatentApi } from "../Api.ts"
 
 export const PatentIntelLive = HttpApiBuilder.group(PatentApi, "patent-intel", (handlers) =>

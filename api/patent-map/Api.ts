@@ -1,13 +1,13 @@
 /** Patent space (SPEC 4.2): payloads returned directly; errors `{error, code, timestamp}`. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ApplicationNumber } from "../../domain/ids.ts"
-import { DeclaredStruct } from "../../domain/open-struct.ts"
-import { atLeastOneOf, BodyInt, CpcSection, field, Matching, QueryInt, QueryNumber, Text } from "../../domain/rules.ts"
-import { WhitespaceVoid } from "../../patent-map/atlas.ts"
-import { Coded } from "../envelopes.ts"
-import { Admission } from "../security/Api.ts"
-import { Access, CACHE_DAY, CACHE_HALF_HOUR, free, metered, NO_STORE, RouteFamily } from "../route-meta.ts"
+import { ApplicationNumber } from "../domain/ids.ts"
+import { DeclaredStruct } from "../domain/open-struct.ts"
+import { atLeastOneOf, BodyInt, CpcSection, field, Matching, QueryInt, QueryNumber, Text } from "../domain/rules.ts"
+import { WhitespaceVoid } from "./atlas.ts"
+import { Coded } from "../http/envelopes.ts"
+import { Admission } from "../http/security/Api.ts"
+import { Access, CACHE_DAY, CACHE_HALF_HOUR, free, metered, NO_STORE, RouteFamily } from "../http/route-meta.ts"
 
 const AppNum = ApplicationNumber(7, 12)
 

@@ -1,10 +1,10 @@
 /** Warm-up of the inference hub (SPEC 4.4): payloads returned directly; errors `{error, code, timestamp}`. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { field, QueryBool, QueryInt } from "../../domain/rules.ts"
-import { Coded } from "../envelopes.ts"
-import { Admission } from "../security/Api.ts"
-import { Access, free, NO_STORE, RouteFamily } from "../route-meta.ts"
+import { field, QueryBool, QueryInt } from "../domain/rules.ts"
+import { Coded } from "../http/envelopes.ts"
+import { Admission } from "../http/security/Api.ts"
+import { Access, free, NO_STORE, RouteFamily } from "../http/route-meta.ts"
 
 const Models = Schema.Struct({ encoder: Schema.Boolean, reranker: Schema.Boolean })
 

@@ -1,9 +1,9 @@
 /** Claim-validation handlers: antecedent basis (supplied and filed claims); support mapping. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { AntecedentService } from "../../claim-validation/AntecedentService.ts"
-import { ClaimSupportService } from "../../claim-validation/ClaimSupportService.ts"
-import { UpstreamUnavailable } from "../../domain/errors.ts"
+import { AntecedentService } from "./AntecedentService.ts"
+import { ClaimSupportService } from "./ClaimSupportService.ts"
+import { UpstreamUnavailable } from "../domain/errors.ts"
 import { PatentApi } from "../Api.ts"
 
 export const ClaimValidationLive = HttpApiBuilder.group(PatentApi, "claim-validation", (handlers) =>

@@ -1,11 +1,11 @@
 /** Examination guidance (SPEC 4.6): all metered, cached for a day; errors `{error, code, timestamp}`. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { DeclaredStruct, Unspecified } from "../../domain/open-struct.ts"
-import { atLeastOneOf, field, Matching, QueryInt } from "../../domain/rules.ts"
-import { Coded } from "../envelopes.ts"
-import { Admission } from "../security/Api.ts"
-import { Access, CACHE_DAY, metered, RouteFamily } from "../route-meta.ts"
+import { DeclaredStruct, Unspecified } from "../domain/open-struct.ts"
+import { atLeastOneOf, field, Matching, QueryInt } from "../domain/rules.ts"
+import { Coded } from "../http/envelopes.ts"
+import { Admission } from "../http/security/Api.ts"
+import { Access, CACHE_DAY, metered, RouteFamily } from "../http/route-meta.ts"
 
 export const MpepSectionId = Matching(/^[0-9A-Za-z.()-]{1,40}$/, "must be 1-40 characters from digits, letters, . ( ) -")
 export const EpoSectionId = Matching(/^[0-9A-Za-z.-]{1,40}$/, "must be 1-40 characters from digits, letters, . -")

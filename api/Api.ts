@@ -11,7 +11,7 @@ import { McpApi } from "./mcp/Api.ts"
 import { PatentIntelApi } from "./patent-intel/Api.ts"
 import { PatentMapApi } from "./patent-map/Api.ts"
 import { PriorArtApi } from "./prior-art/Api.ts"
-import { Authentication } from "./security/Api.ts"
+import { Authentication } from "./http/security/Api.ts"
 import { WarmUpApi } from "./warm-up/Api.ts"
 
 export class PatentApi extends HttpApi.make("patent-intelligence")

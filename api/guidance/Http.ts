@@ -1,7 +1,7 @@
 /** Guidance handlers: MPEP and EPO sections, form paragraphs, the guidance graph, design codes. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { GuidanceService } from "../../guidance/GuidanceService.ts"
+import { GuidanceService } from "./GuidanceService.ts"
 import { PatentApi } from "../Api.ts"
 
 export const GuidanceLive = HttpApiBuilder.group(PatentApi, "guidance", (handlers) =>
