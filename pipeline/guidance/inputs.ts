@@ -14,5 +14,8 @@ const inputTables: Readonly<Record<string, string>> = {
   design_codes: "code VARCHAR, level VARCHAR, parent VARCHAR, description VARCHAR, guidelines VARCHAR, excludes VARCHAR"
 }
 
+/** The ingest outputs behind those tables: the only ones in the stage's input hash. */
+export const readsGuidanceInput = (rel: string) => Object.keys(inputTables).some((t) => rel === `tables/${t}.parquet` || rel.startsWith(`tables/${t}/`))
+
 /** Creates an empty stand-in for every input table missing from the connection. Returns their names. */
 export const ensureGuidanceTables = (conn: DuckDBConnection): Promise<string[]> => ensureTables(conn, inputTables)

@@ -26,7 +26,7 @@ import { writeDesignCodeEntries } from "./design-codes.ts"
 import { readEpoSections, writeEpoGuidance } from "./epo.ts"
 import { readFormParagraphs, writeFormParagraphDetails } from "./form-paragraphs.ts"
 import { writeGuidanceGraph } from "./graph.ts"
-import { ensureGuidanceTables } from "./inputs.ts"
+import { ensureGuidanceTables, readsGuidanceInput } from "./inputs.ts"
 import { readMpepSections, writeMpepGuidance } from "./mpep.ts"
 
 export const guidanceOutputs = {
@@ -42,6 +42,7 @@ export const guidanceStage: Stage = {
   name: "guidance",
   sources: ["pipeline/guidance", "core/guidance"],
   dependsOn: ["ingest"],
+  readsOutput: readsGuidanceInput,
   readsCorpusFile: () => false,
   run: (ctx) =>
     stagePromise(async (): Promise<StageResult> => {

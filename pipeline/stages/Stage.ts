@@ -59,6 +59,12 @@ export interface Stage {
   readonly rerun?: Effect.Effect<boolean>
   /** Earlier stages whose outputs this stage reads. */
   readonly dependsOn: ReadonlyArray<string>
+  /**
+   * Which of those outputs it reads (by version-relative path), when not all of them: only these
+   * enter its input hash, so a change elsewhere (a new weekly file of applications for a stage
+   * that reads only the MPEP) reuses its last result. Every output when absent.
+   */
+  readonly readsOutput?: (path: string) => boolean
   /** Which corpus files the stage reads (by corpus-relative path). */
   readonly readsCorpusFile: (path: string) => boolean
   readonly run: (ctx: StageContext) => Effect.Effect<StageResult, StageError | ConfigError.ConfigError>

@@ -194,7 +194,8 @@ const build = (opts: PipelineOptions) =>
       const deps = stage.dependsOn.map((d) => {
         const r = records.get(d)
         if (!r) throw new Error(`stage ${stage.name} depends on ${d}, which is not an earlier stage`)
-        return [d, r.outputs.filter((o) => !isPrivateOutput(o.path)).map((o) => [o.path, o.sha256])]
+        const read = stage.readsOutput ?? (() => true)
+        return [d, r.outputs.filter((o) => !isPrivateOutput(o.path) && read(o.path)).map((o) => [o.path, o.sha256])]
       })
       const inputHash = sha256(JSON.stringify({ corpus: inputs.map((f) => [f.path, f.fingerprint]), deps })).slice(0, 16)
       const matches = (r: StageRecord | undefined): r is StageRecord =>

@@ -16,6 +16,7 @@ import type { StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { embedStage } from "../../pipeline/embed/stage.ts"
 import { encoderStage } from "../../pipeline/encoder/stage.ts"
+import { guidanceStage } from "../../pipeline/guidance/stage.ts"
 import { ingestStage } from "../../pipeline/ingest/stage.ts"
 import { mapStage } from "../../pipeline/map/stage.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
@@ -47,7 +48,7 @@ const copyInto = async (corpus: string, rel: string, from = rel) => {
 
 const build = (corpus: string, root: string, settings: Record<string, string> = {}) =>
   Effect.runPromise(
-    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage, mapStage], progress: silentProgress }).pipe(
+    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage, mapStage, guidanceStage], progress: silentProgress }).pipe(
       Effect.provide(CorpusStore.Default),
       Effect.withConfigProvider(
         ConfigProvider.fromJson({ ENCODER: "lsa", INGEST_WORKERS: "1", MAP_SAMPLE: "60", ...settings }).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
@@ -109,6 +110,8 @@ describe("a nightly build under the pinned encoder", () => {
     expect(reused + encoded).toBe(stage(next.manifest, "embed").rowCounts.vectors)
     expect(notes(next.manifest, "map")).toMatch(/frame of v\S+ kept/)
     expect(notes(next.manifest, "map")).toMatch(/[1-9]\d* unchanged places taken over/)
+    // Guidance reads only the MPEP, EPO, form-paragraph and design-code tables: new patents leave it as it was.
+    expect(stage(next.manifest, "guidance").reused).toBe(true)
   })
 
   it("equals a from-scratch build of the same corpus with the same pinned encoder", async () => {
