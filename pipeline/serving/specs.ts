@@ -102,8 +102,12 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["examiner_statistics", "examiners"],
     grouped: false,
-    sql: `SELECT s.examiner_id AS k, s.*, (SELECT ${variantArtUnitSql} FROM examiners x WHERE x.examiner_id = s.examiner_id) AS variant_art_unit
+    // The variant art unit per examiner aggregated once and joined (a correlated subquery per
+    // examiner cost three times as much on the sample's 5,143 examiners).
+    sql: `WITH v AS (SELECT examiner_id, ${variantArtUnitSql} AS variant_art_unit FROM examiners x GROUP BY examiner_id)
+          SELECT s.examiner_id AS k, s.*, v.variant_art_unit
           FROM (SELECT * FROM examiner_statistics QUALIFY row_number() OVER (PARTITION BY examiner_id) = 1) s
+          LEFT JOIN v ON v.examiner_id = s.examiner_id
           WHERE s.examiner_id IS NOT NULL ORDER BY k`
   },
   {

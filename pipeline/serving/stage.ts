@@ -27,7 +27,7 @@ const rowOf = (columns: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =
   return row
 }
 
-const writeSpec = async (
+export const writeSpec = async (
   conn: Awaited<ReturnType<DuckDBInstance["connect"]>>,
   workDir: string,
   spec: RecordSpec,

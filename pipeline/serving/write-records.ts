@@ -27,6 +27,8 @@ class Growable<T extends Float64Array | Uint32Array> {
   }
 }
 
+const FLUSH_BYTES = 1 << 20
+
 const writeChunk = (out: NodeJS.WritableStream, buf: Buffer) =>
   new Promise<void>((resolve, reject) => {
     out.once("error", reject)
@@ -59,6 +61,17 @@ export const openRecordWriter = async (versionDir: string, name: string, kind: R
   let records = 0
   offsets.push(0)
   keyOffsets.push(0)
+  // Records are gathered into writes of about a megabyte: one stream write (and one wait for it)
+  // per record cost more than the records themselves for small ones.
+  let pending: Buffer[] = []
+  let pendingBytes = 0
+  const flush = async () => {
+    if (pending.length === 0) return
+    const chunk = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes)
+    pending = []
+    pendingBytes = 0
+    await writeChunk(out, chunk)
+  }
 
   const add = async (key: string | number, record: unknown) => {
     if (kind === RecordFileKind.Ordinal) {
@@ -76,13 +89,16 @@ export const openRecordWriter = async (versionDir: string, name: string, kind: R
       keyOffsets.push(keyLength)
     }
     const bytes = Buffer.from(JSON.stringify(record), "utf8")
-    await writeChunk(out, bytes)
+    pending.push(bytes)
+    pendingBytes += bytes.length
+    if (pendingBytes >= FLUSH_BYTES) await flush()
     offset += bytes.length
     offsets.push(offset)
     records++
   }
 
   const finish = async () => {
+    await flush()
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())))
     const count = offsets.length - 1
     const index = encodeIndex({
