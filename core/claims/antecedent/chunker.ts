@@ -109,7 +109,16 @@ const SUCH_CLAUSE = new Set(["that", "as"])
 
 const THEREOF = new Set(["thereof", "therein", "thereon", "thereat", "thereto", "therefor"])
 const isWord = (t: Token | undefined): t is Token => t !== undefined && t.word
-const isDigits = (l: string) => /^\d+$/.test(l)
+/** /^\d+$/ read code unit by code unit: asked of nearly every word of every phrase. */
+const isDigits = (l: string): boolean => {
+  const n = l.length
+  if (n === 0) return false
+  for (let k = 0; k < n; k++) {
+    const c = l.charCodeAt(k)
+    if (c < 48 || c > 57) return false
+  }
+  return true
+}
 export const isAdverb = (l: string) => l.length > 4 && l.endsWith("ly") && !LY_NOT_ADVERB.has(l)
 const isEd = (l: string) => l.length > 4 && l.endsWith("ed") && !ED_NOT_VERB.has(l) && !l.endsWith("eed")
 const isIng = (l: string) => l.length > 5 && l.endsWith("ing") && !ING_NOUNS.has(l)
@@ -154,13 +163,14 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
   let k = i
   while (k < t.length && words.length < 8) {
     const tok = t[k]
-    if (tok.l === "," && words.length > 0 && words.every((w) => ORDINALS.has(w.l)) && isWord(t[k + 1]) && !BOUNDARY.has(t[k + 1].l)) {
+    if (tok.l === "," && words.length > 0 && words.every((w) => (classes(w) & C_ORDINAL) !== 0) && isWord(t[k + 1]) && (classes(t[k + 1]) & C_BOUNDARY) === 0) {
       k++
       continue
     }
     if (!tok.word) break
     const l = tok.l
-    if (BOUNDARY.has(l)) {
+    const f = classes(tok)
+    if (f & C_BOUNDARY) {
       // "a door opening and closing drive unit": two -ing words joined before a head are one modifier.
       if (!((l === "and" || l === "or") && pairedGerund(t, k, words))) break
       words.push(tok)
@@ -169,51 +179,53 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
     }
     const n = words.length
     if (n > 0) {
-      const prevL = words[n - 1].l
-      const follower = t[k + 1]
-      const plainNext = isWord(follower) && !BOUNDARY.has(follower.l) && !AFTER_HEAD_BOUNDARY.has(follower.l) && !isAdverb(follower.l) && !isDigits(follower.l) && !isThereWord(follower.l)
+      const prevTok = words[n - 1]
+      const pf = classes(prevTok)
+      const nextTok: Token | undefined = t[k + 1]
+      // A word token's text is never empty: "no next word" is what next === "" said.
+      const hasNext = isWord(nextTok)
+      const nf = hasNext ? classes(nextTok) : 0
+      const plainNext = hasNext && (nf & (C_BOUNDARY | C_AFTER_HEAD | C_ADVERB | C_DIGITS | C_THERE)) === 0
       // "a first lower portion", "a remote free first end", "a second upstream valve": after a modifier, an adjective that
       // can also follow a head ("free of", "lower than") still modifies the noun it stands before.
-      const attributive = ATTRIBUTIVE.has(l) && plainNext && isModifier(prevL)
-      if ((AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l)) && !((isEd(l) || IRREGULAR_PARTICIPLES.has(l)) && plainNext) && !attributive) break
-      if (isDigits(l) || isThereWord(l)) break
+      const attributive = (f & C_ATTRIBUTIVE) !== 0 && plainNext && (pf & C_MODIFIER) !== 0
+      if ((f & (C_AFTER_HEAD | C_IRREGULAR_PARTICIPLE)) !== 0 && !((f & (C_ED | C_IRREGULAR_PARTICIPLE)) !== 0 && plainNext) && !attributive) break
+      if (f & (C_DIGITS | C_THERE)) break
       // "the AHB meeting an address condition", "the connector enclosure housing at least one fiber": an -ing noun before an article is the verb.
-      if (ING_NOUNS.has(l) && isWord(follower) && (follower.l === "a" || follower.l === "an" || follower.l === "the" || follower.l === "said" || (follower.l === "at" && t[k + 2]?.l === "least"))) break
-      if (isAble(l) && !plainNext) break
-      if (isAdverb(l) && !(ORDINALS.has(prevL) || LEADING_ADVERB.has(prevL) || isAdverb(prevL))) break
-      const nextTok = t[k + 1]
-      const next = isWord(nextTok) ? nextTok.l : ""
-      const strongVerbContext = next === "" || ARTICLE_LIKE.has(next) || isAdverb(next)
-      const nextIsBoundary = next !== "" && (BOUNDARY.has(next) || AFTER_HEAD_BOUNDARY.has(next))
+      if ((f & C_ING_NOUN) !== 0 && hasNext && (nextTok.l === "a" || nextTok.l === "an" || nextTok.l === "the" || nextTok.l === "said" || (nextTok.l === "at" && t[k + 2]?.l === "least"))) break
+      if ((f & C_ABLE) !== 0 && !plainNext) break
+      if ((f & C_ADVERB) !== 0 && (pf & (C_ORDINAL | C_LEADING_ADVERB | C_ADVERB)) === 0) break
+      const strongVerbContext = !hasNext || (nf & (C_ARTICLE_LIKE | C_ADVERB)) !== 0
+      const nextIsBoundary = hasNext && (nf & (C_BOUNDARY | C_AFTER_HEAD)) !== 0
       // "the frequency set by the controller": a participle that is also a noun, told apart by its agent.
-      if (NOUN_PARTICIPLES.has(l) && next === "by") break
-      if (isEd(l) || isIng(l) || IRREGULAR_PARTICIPLES.has(l)) {
-        const endsClause = next === "" && (nextTok === undefined || /[,;.:]/.test(nextTok.l))
-        if (strongVerbContext && !(isIng(l) && endsClause)) break
+      if ((f & C_NOUN_PARTICIPLE) !== 0 && hasNext && nextTok.l === "by") break
+      if (f & (C_ED | C_ING | C_IRREGULAR_PARTICIPLE)) {
+        const endsClause = !hasNext && (nextTok === undefined || /[,;.:]/.test(t[k + 1].l))
+        if (strongVerbContext && !((f & C_ING) !== 0 && endsClause)) break
         cuts.push({ at: n, preferred: nextIsBoundary })
-      } else if (BASE_VERBS.has(l) && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || BOUNDARY.has(next))) {
+      } else if ((f & C_BASE_VERB) !== 0 && hasNext && (nf & (C_ARTICLE_LIKE | C_ADVERB | C_BOUNDARY)) !== 0) {
         // "an ohmic contact wherein", "a thin cover each": after an adjective the word is the head noun.
-        if (!looksAdjectival(prevL)) break
+        if ((pf & C_ADJECTIVAL) === 0) break
         cuts.push({ at: n, preferred: false })
       } else if (pluralDet && tok.plural && !words.some((w) => w.plural)) {
         // The plural head itself ("two angled front faces downwardly extending").
-      } else if ((VERB_S.has(l) || tok.plural) && looksAdjectival(prevL)) {
+      } else if (((f & C_VERB_S) !== 0 || tok.plural) && (pf & C_ADJECTIVAL) !== 0) {
         // "the conductive contacts on …", "optical apertures each …": after an adjective the -s word is the head.
-        if (VERB_S.has(l)) cuts.push({ at: n, preferred: false })
+        if (f & C_VERB_S) cuts.push({ at: n, preferred: false })
         // A plural rarely modifies a further noun: "the conductive pads second ceramic …" (a word lost) ends at "pads".
-        if (tok.plural && next !== "" && !nextIsBoundary) cuts.push({ at: n + 1, preferred: true })
-      } else if (VERB_S.has(l) || tok.plural) {
+        if (tok.plural && hasNext && !nextIsBoundary) cuts.push({ at: n + 1, preferred: true })
+      } else if ((f & C_VERB_S) !== 0 || tok.plural) {
         // "of said ring oscillating units such that …": "such that" opens a clause, it is no object of a verb.
-        if (next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next)) && !(next === "such" && !VERB_S.has(l) && SUCH_CLAUSE.has(t[k + 2]?.l ?? ""))) break
-        if (VERB_S.has(l) && next !== "") break
-        if (!words[n - 1].plural && !ORDINALS.has(prevL) && (!COORDINABLE.has(prevL) || COORDINABLE_NOUNS.has(prevL)) && !isDigits(prevL) && !isEd(prevL) && !isIng(prevL)) {
+        if (hasNext && (nf & (C_ARTICLE_LIKE | C_ADVERB)) !== 0 && !(nextTok.l === "such" && (f & C_VERB_S) === 0 && SUCH_CLAUSE.has(t[k + 2]?.l ?? ""))) break
+        if ((f & C_VERB_S) !== 0 && hasNext) break
+        if (!prevTok.plural && (pf & C_ORDINAL) === 0 && ((pf & C_COORDINABLE_SET) === 0 || (pf & C_COORDINABLE_NOUN) !== 0) && (pf & (C_DIGITS | C_ED | C_ING)) === 0) {
           // A plural in mid-phrase followed by more words is more likely a verb ("the step occurs multiple times").
-          cuts.push({ at: n, preferred: VERB_S.has(l) || (next !== "" && !nextIsBoundary) })
+          cuts.push({ at: n, preferred: (f & C_VERB_S) !== 0 || (hasNext && !nextIsBoundary) })
         }
-      } else if (words[n - 1].plural && next !== "" && (ARTICLE_LIKE.has(next) || isAdverb(next) || (BOUNDARY.has(next) && !ARTICLE_LIKE.has(next)))) {
+      } else if (prevTok.plural && hasNext && ((nf & (C_ARTICLE_LIKE | C_ADVERB)) !== 0 || ((nf & C_BOUNDARY) !== 0 && (nf & C_ARTICLE_LIKE) === 0))) {
         // Plural subject + base verb: "the balls reach an …", "the arms slide along …".
         break
-      } else if (words[n - 1].plural && next === "" && (nextTok === undefined || /^[,;.:]$/.test(nextTok.l))) {
+      } else if (prevTok.plural && !hasNext && (nextTok === undefined || /^[,;.:]$/.test(t[k + 1].l))) {
         // … and at the end of a clause: "wherein the levers rotate." (a plural modifier closing a noun phrase is rare).
         break
       }
@@ -264,17 +276,21 @@ const readingsOf = (p: Phrase): { readings: Reading[]; tails: Reading[] } => {
   if (p.cuts.length === 0) return { readings: full ? [full] : [], tails: NO_TAILS }
   const cutReadings: Reading[] = []
   const tails: Reading[] = []
+  const cutAt: Array<Reading | undefined> = new Array(p.cuts.length)
   for (let c = p.cuts.length - 1; c >= 0; c--) {
     const r = reading(p.words.slice(0, p.cuts[c].at))
+    cutAt[c] = r
     if (r) cutReadings.push(r)
     const tail = reading(p.words.slice(p.cuts[c].at + 1))
     if (tail) tails.push(tail)
   }
-  const firstCut = p.cuts.find((c) => c.preferred)
+  // The preferred cut's reading was read above (cutReadings holds it, in reverse order of the cuts).
   const readings: Reading[] = []
-  if (firstCut) {
-    const r = reading(p.words.slice(0, firstCut.at))
+  for (let c = 0; c < p.cuts.length; c++) {
+    if (!p.cuts[c].preferred) continue
+    const r = cutAt[c]
     if (r) readings.push(r)
+    break
   }
   if (full && !readings.some((x) => x.key === full.key && x.end === full.end)) readings.push(full)
   for (const r of cutReadings) if (!readings.some((x) => x.key === r.key && x.end === r.end)) readings.push(r)
@@ -340,8 +356,9 @@ const OF_THE_QUANTIFIERS = new Set(["each", "one", "any", "all", "both", "some",
 
 /** Match a determiner at token i. */
 const matchDeterminer = (t: ReadonlyArray<Token>, i: number): Determiner | undefined => {
-  const a = wordAt(t, i)
-  if (!DETERMINER_STARTS.has(a)) return undefined
+  const x = t[i]
+  if (x === undefined || !x.word || (classes(x) & C_DETERMINER_START) === 0) return undefined
+  const a = x.l
   const b = wordAt(t, i + 1)
   const c = wordAt(t, i + 2)
   const d = wordAt(t, i + 3)
@@ -430,9 +447,64 @@ const isAlternative = (t: ReadonlyArray<Token>, i: number, end: number): boolean
 /** Words that may stand, coordinated, before a shared head: "open and closed positions", "heated and cooled plates". */
 const coordinable = (l: string) => COORDINABLE.has(l) || looksAdjectival(l) || l === "open" || l === "closed"
 
+/*
+ * Word classes of a token's text as bits, worked out once per distinct word and kept on the token: a phrase's
+ * words are asked a dozen set lookups each, some of them several times (as the word, as the next, as the previous).
+ */
+const C_BOUNDARY = 1
+const C_AFTER_HEAD = 1 << 1
+const C_IRREGULAR_PARTICIPLE = 1 << 2
+const C_ADVERB = 1 << 3
+const C_DIGITS = 1 << 4
+const C_THERE = 1 << 5
+const C_ED = 1 << 6
+const C_ING = 1 << 7
+const C_ABLE = 1 << 8
+const C_ING_NOUN = 1 << 9
+const C_ORDINAL = 1 << 10
+const C_ARTICLE_LIKE = 1 << 11
+const C_VERB_S = 1 << 12
+const C_BASE_VERB = 1 << 13
+const C_ATTRIBUTIVE = 1 << 14
+const C_NOUN_PARTICIPLE = 1 << 15
+const C_ADJECTIVAL = 1 << 16
+const C_MODIFIER = 1 << 17
+const C_COORDINABLE_SET = 1 << 18
+const C_COORDINABLE_NOUN = 1 << 19
+const C_LEADING_ADVERB = 1 << 20
+const C_COORDINABLE = 1 << 21
+const C_DETERMINER_START = 1 << 22
+
+const classMemo = new Map<string, number>()
+
+const computeClasses = (l: string): number =>
+  (BOUNDARY.has(l) ? C_BOUNDARY : 0) | (AFTER_HEAD_BOUNDARY.has(l) ? C_AFTER_HEAD : 0) | (IRREGULAR_PARTICIPLES.has(l) ? C_IRREGULAR_PARTICIPLE : 0) |
+  (isAdverb(l) ? C_ADVERB : 0) | (isDigits(l) ? C_DIGITS : 0) | (isThereWord(l) ? C_THERE : 0) | (isEd(l) ? C_ED : 0) | (isIng(l) ? C_ING : 0) |
+  (isAble(l) ? C_ABLE : 0) | (ING_NOUNS.has(l) ? C_ING_NOUN : 0) | (ORDINALS.has(l) ? C_ORDINAL : 0) | (ARTICLE_LIKE.has(l) ? C_ARTICLE_LIKE : 0) |
+  (VERB_S.has(l) ? C_VERB_S : 0) | (BASE_VERBS.has(l) ? C_BASE_VERB : 0) | (ATTRIBUTIVE.has(l) ? C_ATTRIBUTIVE : 0) |
+  (NOUN_PARTICIPLES.has(l) ? C_NOUN_PARTICIPLE : 0) | (looksAdjectival(l) ? C_ADJECTIVAL : 0) | (isModifier(l) ? C_MODIFIER : 0) |
+  (COORDINABLE.has(l) ? C_COORDINABLE_SET : 0) | (COORDINABLE_NOUNS.has(l) ? C_COORDINABLE_NOUN : 0) | (LEADING_ADVERB.has(l) ? C_LEADING_ADVERB : 0) |
+  (coordinable(l) ? C_COORDINABLE : 0) | (DETERMINER_STARTS.has(l) ? C_DETERMINER_START : 0)
+
+/** The word classes of a token's text (of any token; callers ask word tokens only where the lookups they replace did). */
+const classes = (x: Token): number => {
+  let c = x.classes
+  if (c < 0) {
+    const l = x.l
+    const known = classMemo.get(l)
+    if (known !== undefined) c = known
+    else {
+      c = computeClasses(l)
+      if (classMemo.size < 200_000) classMemo.set(l, c)
+    }
+    x.classes = c
+  }
+  return c
+}
+
 /** "first and second", "upper, middle and lower": coordinated modifiers before a shared head. */
 const coordination = (t: ReadonlyArray<Token>, p: number): { mods: string[]; restStart: number } | undefined => {
-  if (!isWord(t[p]) || !coordinable(t[p].l)) return undefined
+  if (!isWord(t[p]) || (classes(t[p]) & C_COORDINABLE) === 0) return undefined
   const mods = [t[p].l]
   let q = p + 1
   let joined = false
@@ -445,7 +517,7 @@ const coordination = (t: ReadonlyArray<Token>, p: number): { mods: string[]; res
       // "said fourth and said fifth gas passages"
       if (isWord(t[r]) && ["the", "said", "a", "an"].includes(t[r].l) && isWord(t[r + 1]) && coordinable(t[r + 1].l)) r++
     }
-    if (r === q || !isWord(t[r]) || !coordinable(t[r].l)) break
+    if (r === q || !isWord(t[r]) || (classes(t[r]) & C_COORDINABLE) === 0) break
     mods.push(t[r].l)
     q = r + 1
   }
@@ -463,17 +535,19 @@ export interface ChunkRegions {
 /** Bare phrases cannot open with these: a verb, an adverb, a numeral. */
 const bareCanStart = (t: ReadonlyArray<Token>, i: number): boolean => {
   const l = t[i].l
-  if (BOUNDARY.has(l) || AFTER_HEAD_BOUNDARY.has(l) || IRREGULAR_PARTICIPLES.has(l) || VERB_S.has(l)) return false
-  if (isDigits(l) || isAdverb(l) || isThereWord(l)) return false
+  const f = classes(t[i])
+  if (f & (C_BOUNDARY | C_AFTER_HEAD | C_IRREGULAR_PARTICIPLE | C_VERB_S)) return false
+  if (f & (C_DIGITS | C_ADVERB | C_THERE)) return false
+  const next = t[i + 1]
+  const nf = isWord(next) ? classes(next) : 0
   // "respectively define first and second flow paths", "divided into separate first and second compartments": a word
   // before a coordination of ordinals opens no phrase of its own; the coordination does.
-  if (isWord(t[i + 1]) && ORDINALS.has(t[i + 1].l) && !coordinable(l) && coordination(t, i + 1) !== undefined) return false
+  if ((nf & C_ORDINAL) !== 0 && (f & C_COORDINABLE) === 0 && coordination(t, i + 1) !== undefined) return false
   // A single letter opens a phrase only as a count or label: "N masking layers".
-  if (l.length < 2 && !(isWord(t[i + 1]) && !BOUNDARY.has(t[i + 1].l) && !AFTER_HEAD_BOUNDARY.has(t[i + 1].l))) return false
-  if (isIng(l) || isEd(l)) {
+  if (l.length < 2 && !(isWord(next) && (nf & (C_BOUNDARY | C_AFTER_HEAD)) === 0)) return false
+  if (f & (C_ING | C_ED)) {
     // "providing two plates": the gerund is a step verb and "two" opens the phrase.
-    const next = t[i + 1]
-    if (!isWord(next) || BOUNDARY.has(next.l) || AFTER_HEAD_BOUNDARY.has(next.l) || NUMBER_WORDS.has(next.l)) return false
+    if (!isWord(next) || (nf & (C_BOUNDARY | C_AFTER_HEAD)) !== 0 || NUMBER_WORDS.has(next.l)) return false
   }
   return true
 }

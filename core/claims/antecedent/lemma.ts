@@ -51,7 +51,17 @@ export const isPlural = (w: string): boolean => !plainSingular(w) && formsOf(w).
 /** "the polyolefin" after "polyolefins": a named class of polymer is a material, counted or not. */
 const POLYMER = /(?:olefin|polymer|elastomer|monomer|oligomer)s?$|^poly(?:ethylene|propylene|ester|amide|imide|urethane|carbonate|styrene|siloxane)s?$/
 
-export const isMass = (w: string): boolean => MASS_NOUNS.has(w) || MASS_NOUNS.has(singular(w)) || POLYMER.test(w)
+const massMemo = new Map<string, boolean>()
+
+/** Memoised per word (asked of every recitation's head). */
+export const isMass = (w: string): boolean => {
+  let m = massMemo.get(w)
+  if (m === undefined) {
+    m = MASS_NOUNS.has(w) || MASS_NOUNS.has(singular(w)) || POLYMER.test(w)
+    if (massMemo.size < 200_000) massMemo.set(w, m)
+  }
+  return m
+}
 
 const stems = new Map<string, string>()
 

@@ -2,6 +2,37 @@
 import { singularStem } from "./lemma.ts"
 import type { Token } from "./tokens.ts"
 
+/** What a word adds to a stem table, worked out once per distinct word (claims reuse a small vocabulary). */
+interface WordStems {
+  /** Its own singular stem, then those of its "-" / "/" parts and of the word joined. */
+  readonly stems: ReadonlyArray<string>
+  /** The -ing / -ed stems among them. */
+  readonly verbStems: ReadonlyArray<string>
+}
+
+const wordStems = new Map<string, WordStems>()
+
+const stemsOfWord = (w: string): WordStems => {
+  let ws = wordStems.get(w)
+  if (ws !== undefined) return ws
+  const stems: string[] = []
+  const verbStems: string[] = []
+  const add = (x: string) => {
+    const s = singularStem(x)
+    stems.push(s)
+    if (x.endsWith("ing") || x.endsWith("ed")) verbStems.push(s)
+  }
+  add(w)
+  // "de-husking" says "husk", "time-stamped" says "time stamp", "die/dice" says "die".
+  if (w.includes("-") || w.includes("/")) {
+    for (const part of w.split(/[-/]/)) if (part.length > 1) add(part)
+    stems.push(singularStem(w.replace(/[-/]/g, "")))
+  }
+  ws = { stems, verbStems }
+  if (wordStems.size < 200_000) wordStems.set(w, ws)
+  return ws
+}
+
 export class StemTable {
   readonly stems = new Set<string>()
   /** Stems of -ing / -ed words: a later "the rotation" may name the step "rotating". */
@@ -16,18 +47,11 @@ export class StemTable {
     while (this.cursor < t.length && t[this.cursor].start < upTo) {
       const x = t[this.cursor++]
       if (!x.word) continue
-      this.add(x.l)
-      // "de-husking" says "husk", "time-stamped" says "time stamp", "die/dice" says "die".
-      if (x.l.includes("-") || x.l.includes("/")) {
-        for (const part of x.l.split(/[-/]/)) if (part.length > 1) this.add(part)
-        this.stems.add(singularStem(x.l.replace(/[-/]/g, "")))
-      }
+      const ws = stemsOfWord(x.l)
+      const stems = ws.stems
+      for (let k = 0; k < stems.length; k++) this.stems.add(stems[k])
+      const verbs = ws.verbStems
+      for (let k = 0; k < verbs.length; k++) this.verbStems.add(verbs[k])
     }
-  }
-
-  private add(w: string) {
-    const s = singularStem(w)
-    this.stems.add(s)
-    if (w.endsWith("ing") || w.endsWith("ed")) this.verbStems.add(s)
   }
 }

@@ -3,6 +3,8 @@ import { isPlural } from "./lemma.ts"
 
 export class Token {
   private pluralMemo: boolean | undefined = undefined
+  /** The chunker's word classes of `l` (chunker.ts `classesOf`), -1 until first asked. */
+  classes = -1
 
   constructor(
     /** Lower-cased text ("said", ";"). */
