@@ -41,6 +41,8 @@ const entriesOf = (t: TableSpec) => {
 }
 
 /** Why a row cannot be stored, or undefined when it can. Cheap checks only: this runs per row. */
+const isInt32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647
+
 export const rowProblem = (t: TableSpec, row: Record<string, unknown>): string | undefined => {
   for (const [name, c] of entriesOf(t)) {
     const v = row[name]
@@ -58,9 +60,13 @@ export const rowProblem = (t: TableSpec, row: Record<string, unknown>): string |
       case "BOOLEAN":
         if (typeof v !== "boolean") return `${t.name}.${name} is not a boolean`
         break
+      // Out of the column's range the Parquet copy of the whole object would fail: the row is
+      // skipped and counted instead.
       case "INTEGER":
+        if (typeof v !== "number" || !isInt32(v)) return `${t.name}.${name} is not a 32-bit integer: ${String(v).slice(0, 40)}`
+        break
       case "BIGINT":
-        if (typeof v !== "number" || !Number.isInteger(v)) return `${t.name}.${name} is not an integer`
+        if (typeof v !== "number" || !Number.isSafeInteger(v)) return `${t.name}.${name} is not an integer: ${String(v).slice(0, 40)}`
         break
       case "DOUBLE":
       case "FLOAT":
@@ -70,8 +76,10 @@ export const rowProblem = (t: TableSpec, row: Record<string, unknown>): string |
         if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return `${t.name}.${name} is not a list of strings`
         break
       case "INTEGER[]":
+        if (!Array.isArray(v) || v.some((x) => typeof x !== "number" || !isInt32(x))) return `${t.name}.${name} is not a list of 32-bit integers`
+        break
       case "FLOAT[]":
-        if (!Array.isArray(v) || v.some((x) => typeof x !== "number")) return `${t.name}.${name} is not a list of numbers`
+        if (!Array.isArray(v) || v.some((x) => typeof x !== "number" || !Number.isFinite(x))) return `${t.name}.${name} is not a list of numbers`
         break
     }
   }
