@@ -43,6 +43,24 @@ const isSpace = (c: number) =>
   c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 
 /**
+ * The text of ASCII words seen before, by a hash of their lower-case code units: a token of a known word takes the
+ * string made for it the first time (no slice, no lower-casing, and its hash for every set and map lookup after is
+ * already worked out). On a hash shared by two words the later one is read the plain way.
+ */
+const KNOWN_WORDS = new Map<number, string>()
+
+/** Whether `known` is text[at, end) in lower case (known is lower-case ASCII). */
+const isKnownAt = (known: string, text: string, at: number, end: number): boolean => {
+  if (known.length !== end - at) return false
+  for (let k = at; k < end; k++) {
+    let c = text.charCodeAt(k)
+    if (c >= 65 && c <= 90) c += 32
+    if (c !== known.charCodeAt(k - at)) return false
+  }
+  return true
+}
+
+/**
  * Tokens as the pattern above would match them, read code unit by code unit: the checker tokenises every
  * claim, and the scan allocates no match arrays.
  */
@@ -66,6 +84,29 @@ export const tokenize = (text: string, from = 0): Token[] => {
         while (end < n && isWordUnit(text.charCodeAt(end))) end++
       }
     }
+    // A word opening with a lower-case letter or digit, ASCII throughout: no symbol with primes, lower case is A-Z → a-z.
+    let hash = -1
+    if ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57)) {
+      let h = 0
+      for (let k = at; k < end; k++) {
+        let c = text.charCodeAt(k)
+        if (c >= 0x80) {
+          h = -1
+          break
+        }
+        if (c >= 65 && c <= 90) c += 32
+        h = (Math.imul(h, 31) + c) & 0x3fffffff
+      }
+      hash = h
+      if (h >= 0) {
+        const known = KNOWN_WORDS.get(h)
+        if (known !== undefined && isKnownAt(known, text, at, end)) {
+          i = end
+          out.push(new Token(known, at, end, true))
+          continue
+        }
+      }
+    }
     let raw = text.slice(at, end)
     if (c0 >= 65 && c0 <= 90 && SYMBOL.test(raw)) {
       PRIMES.lastIndex = end
@@ -79,6 +120,7 @@ export const tokenize = (text: string, from = 0): Token[] => {
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
     const word = (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122) || (c0 >= 0xc0 && LETTER.test(raw))
     const lower = raw.toLowerCase()
+    if (hash >= 0 && KNOWN_WORDS.size < 200_000 && !KNOWN_WORDS.has(hash)) KNOWN_WORDS.set(hash, lower)
     out.push(new Token(primes && PRIME_CHARS.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, at, at + raw.length, word))
   }
   return out
