@@ -237,13 +237,31 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
   return { end: k, words, cuts }
 }
 
+/** A word's key words and whether it is a leading adverb, worked out once per word (kept on its info). */
+const keyPartsOf = (w: Token): ReadonlyArray<string> => {
+  const info = w.info
+  let parts = info.keyParts
+  if (parts === undefined) {
+    const l = w.l.endsWith("'s") ? w.l.slice(0, -2) : w.l
+    info.leadSkip = LEADING_ADVERB.has(l) || isAdverb(l)
+    if (l.indexOf("-") < 0) parts = [l]
+    else {
+      const split: string[] = []
+      for (const part of l.split("-")) if (part) split.push(part)
+      parts = split
+    }
+    info.keyParts = parts
+  }
+  return parts
+}
+
 const keyWords = (words: ReadonlyArray<Token>): string[] => {
   const out: string[] = []
-  for (const w of words) {
-    const l = w.l.endsWith("'s") ? w.l.slice(0, -2) : w.l
-    if (out.length === 0 && (LEADING_ADVERB.has(l) || isAdverb(l))) continue
-    if (l.indexOf("-") < 0) out.push(l)
-    else for (const part of l.split("-")) if (part) out.push(part)
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]
+    const parts = keyPartsOf(w)
+    if (out.length === 0 && w.info.leadSkip) continue
+    for (let j = 0; j < parts.length; j++) out.push(parts[j])
   }
   if (out.length > 0) out[out.length - 1] = singular(out[out.length - 1])
   return out
@@ -488,7 +506,8 @@ const computeClasses = (l: string): number =>
 
 /** The word classes of a token's text (of any token; callers ask word tokens only where the lookups they replace did). */
 const classes = (x: Token): number => {
-  let c = x.classes
+  const info = x.info
+  let c = info.classes
   if (c < 0) {
     const l = x.l
     const known = classMemo.get(l)
@@ -497,7 +516,7 @@ const classes = (x: Token): number => {
       c = computeClasses(l)
       if (classMemo.size < 200_000) classMemo.set(l, c)
     }
-    x.classes = c
+    info.classes = c
   }
   return c
 }

@@ -47,7 +47,8 @@ export class StemTable {
     while (this.cursor < t.length && t[this.cursor].start < upTo) {
       const x = t[this.cursor++]
       if (!x.word) continue
-      const ws = stemsOfWord(x.l)
+      const info = x.info
+      const ws = (info.stems ??= stemsOfWord(x.l)) as WordStems
       const stems = ws.stems
       for (let k = 0; k < stems.length; k++) this.stems.add(stems[k])
       const verbs = ws.verbStems

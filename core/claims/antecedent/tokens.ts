@@ -1,22 +1,39 @@
 /** Claim text → word and punctuation tokens with character offsets into the text as given. */
 import { isPlural } from "./lemma.ts"
 
-export class Token {
-  private pluralMemo: boolean | undefined = undefined
-  /** The chunker's word classes of `l` (chunker.ts `classesOf`), -1 until first asked. */
+/**
+ * What is worked out once per distinct word: shared by every token of a word the tokeniser has seen before
+ * (each other token has one of its own).
+ */
+export class WordInfo {
+  /** The chunker's word classes of `l` (chunker.ts `classes`), -1 until first asked. */
   classes = -1
+  /** Plural in form, for a word token; looked up on first use. */
+  plural: boolean | undefined = undefined
+  /** Its key words in a phrase (chunker.ts `keyWords`: "'s" dropped, split at "-"), filled on first use. */
+  keyParts: ReadonlyArray<string> | undefined = undefined
+  /** Whether it is skipped as a phrase's first key word (a leading adverb), filled with keyParts. */
+  leadSkip = false
+  /** What the word adds to a stem table (stem-table.ts), filled on first use. */
+  stems: unknown = undefined
 
+  constructor(readonly l: string) {}
+}
+
+export class Token {
   constructor(
     /** Lower-cased text ("said", ";"). */
     readonly l: string,
     readonly start: number,
     readonly end: number,
-    readonly word: boolean
+    readonly word: boolean,
+    readonly info: WordInfo
   ) {}
 
   /** Plural in form; looked up on first use, since only the words of noun phrases are ever asked. */
   get plural(): boolean {
-    return (this.pluralMemo ??= this.word && isPlural(this.l))
+    const info = this.info
+    return (info.plural ??= this.word && isPlural(this.l))
   }
 }
 
@@ -47,7 +64,9 @@ const isSpace = (c: number) =>
  * string made for it the first time (no slice, no lower-casing, and its hash for every set and map lookup after is
  * already worked out). On a hash shared by two words the later one is read the plain way.
  */
-const KNOWN_WORDS = new Map<number, string>()
+const KNOWN_WORDS = new Map<number, WordInfo>()
+
+const PUNCTUATION: Array<WordInfo | undefined> = new Array(128).fill(undefined)
 
 /** Whether `known` is text[at, end) in lower case (known is lower-case ASCII). */
 const isKnownAt = (known: string, text: string, at: number, end: number): boolean => {
@@ -100,9 +119,9 @@ export const tokenize = (text: string, from = 0): Token[] => {
       hash = h
       if (h >= 0) {
         const known = KNOWN_WORDS.get(h)
-        if (known !== undefined && isKnownAt(known, text, at, end)) {
+        if (known !== undefined && isKnownAt(known.l, text, at, end)) {
           i = end
-          out.push(new Token(known, at, end, true))
+          out.push(new Token(known.l, at, end, true, known))
           continue
         }
       }
@@ -120,8 +139,21 @@ export const tokenize = (text: string, from = 0): Token[] => {
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
     const word = (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122) || (c0 >= 0xc0 && LETTER.test(raw))
     const lower = raw.toLowerCase()
-    if (hash >= 0 && KNOWN_WORDS.size < 200_000 && !KNOWN_WORDS.has(hash)) KNOWN_WORDS.set(hash, lower)
-    out.push(new Token(primes && PRIME_CHARS.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower, at, at + raw.length, word))
+    if (hash >= 0 && KNOWN_WORDS.size < 200_000 && !KNOWN_WORDS.has(hash)) {
+      // (ASCII, opened by a lower-case letter or digit: a word token, its text the lower-cased slice.)
+      const info = new WordInfo(lower)
+      KNOWN_WORDS.set(hash, info)
+      out.push(new Token(lower, at, at + raw.length, word, info))
+      continue
+    }
+    if (!word && c0 < 0x80 && end === at + 1) {
+      // ";", ",", "(": one shared info per ASCII punctuation mark.
+      const info = (PUNCTUATION[c0] ??= new WordInfo(lower))
+      out.push(new Token(info.l, at, end, false, info))
+      continue
+    }
+    const l = primes && PRIME_CHARS.test(lower) ? lower.replace(/\u2019|\u2032/g, "'").replace(/\u2033/g, "''") : lower
+    out.push(new Token(l, at, at + raw.length, word, new WordInfo(l)))
   }
   return out
 }
