@@ -255,9 +255,10 @@ const keyPartsOf = (w: Token): ReadonlyArray<string> => {
   return parts
 }
 
-const keyWords = (words: ReadonlyArray<Token>): string[] => {
+/** Key words of words[from, to). */
+const keyWords = (words: ReadonlyArray<Token>, from: number, to: number): string[] => {
   const out: string[] = []
-  for (let k = 0; k < words.length; k++) {
+  for (let k = from; k < to; k++) {
     const w = words[k]
     const parts = keyPartsOf(w)
     if (out.length === 0 && w.info.leadSkip) continue
@@ -267,23 +268,29 @@ const keyWords = (words: ReadonlyArray<Token>): string[] => {
   return out
 }
 
-/** The reading of a run of phrase words (the checker's tagger retry cuts a phrase shorter). */
-export const reading = (words: ReadonlyArray<Token>): Reading | undefined => {
+/** The reading of words[from, to): a phrase's cuts are read without copying its words. */
+const readingIn = (words: ReadonlyArray<Token>, from: number, to: number): Reading | undefined => {
+  if (to > words.length) to = words.length
+  if (from >= to) return undefined
   // A cut after the "and" of "door opening and closing drive unit" ends at "opening".
-  const lastL = words[words.length - 1]?.l
-  if (lastL === "and" || lastL === "or") words = words.slice(0, -1)
-  const kw = keyWords(words)
+  const lastL = words[to - 1].l
+  if (lastL === "and" || lastL === "or") to--
+  const kw = keyWords(words, from, to)
   if (kw.length === 0) return undefined
-  const last = words[words.length - 1].l
+  const lastTok = words[to - 1]
+  const last = lastTok.l
   return {
     key: kw.join(" "),
     head: kw[kw.length - 1],
     words: kw,
-    start: words[0].start,
-    end: words[words.length - 1].end,
-    plural: last.indexOf("-") < 0 ? words[words.length - 1].plural : isPlural(last.slice(last.lastIndexOf("-") + 1))
+    start: words[from].start,
+    end: lastTok.end,
+    plural: last.indexOf("-") < 0 ? lastTok.plural : isPlural(last.slice(last.lastIndexOf("-") + 1))
   }
 }
+
+/** The reading of a run of phrase words (the checker's tagger retry cuts a phrase shorter). */
+export const reading = (words: ReadonlyArray<Token>): Reading | undefined => readingIn(words, 0, words.length)
 
 /** Readings: the whole phrase and each cut, preferred cut first. */
 /** Shared by every phrase without a cut (most of them): never written to. */
@@ -296,10 +303,10 @@ const readingsOf = (p: Phrase): { readings: Reading[]; tails: Reading[] } => {
   const tails: Reading[] = []
   const cutAt: Array<Reading | undefined> = new Array(p.cuts.length)
   for (let c = p.cuts.length - 1; c >= 0; c--) {
-    const r = reading(p.words.slice(0, p.cuts[c].at))
+    const r = readingIn(p.words, 0, p.cuts[c].at)
     cutAt[c] = r
     if (r) cutReadings.push(r)
-    const tail = reading(p.words.slice(p.cuts[c].at + 1))
+    const tail = readingIn(p.words, p.cuts[c].at + 1, p.words.length)
     if (tail) tails.push(tail)
   }
   // The preferred cut's reading was read above (cutReadings holds it, in reverse order of the cuts).
@@ -678,13 +685,13 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
         i = phrase.end - 1
         continue
       }
-      const measured = reading(phrase.words.slice(2))
+      const measured = readingIn(phrase.words, 2, phrase.words.length)
       if (measured) readings.push(measured)
     }
     let bareReadings = readings
     if (!det && phrase.words.length > 1 && (isIng(phrase.words[0].l) || isEd(phrase.words[0].l))) {
       // "receiving data": the gerund is a step verb, the rest is the phrase.
-      const rest = reading(phrase.words.slice(1))
+      const rest = readingIn(phrase.words, 1, phrase.words.length)
       if (rest) bareReadings = [rest, ...readings]
     }
     const first = coord ? t[det ? det.next : i] : det ? t[i] : phrase.words[0]
