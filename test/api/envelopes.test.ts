@@ -171,6 +171,13 @@ describe("request hygiene, in the right envelope", () => {
     expect(unknown.json).toEqual({ success: false, error: "no such route" })
     const cv = await call(server.url, "GET", "/api/v1/claim-validation/other", { key })
     expect(cv.json).toEqual({ error: "no such route" })
+    // An empty segment names no route, though the router would read it as `/patent/citations`
+    // (an application numbered "citations") and answer 400.
+    for (const path of ["/api/v1/patent-map/patent//citations", "/api/v1/patent-intel//examiners", "/api/v1/guidance/mpep//"]) {
+      const empty = await call(server.url, "GET", path, { key })
+      expect(empty.status, path).toBe(404)
+      expect(empty.json, path).toMatchObject({ error: "no such route" })
+    }
   })
 })
 
