@@ -45,9 +45,17 @@ class GenerationHandler extends Context.Tag("api/GenerationHandler")<GenerationH
 
 const GroupsLive = Layer.mergeAll(PriorArtLive, PatentMapLive, ClaimValidationLive, WarmUpLive, PatentIntelLive, GuidanceLive, McpLive)
 
+/**
+ * The router takes a path as written, as the route table does (http/route-table.ts): its defaults
+ * read `/patent//citations` as `/patent/citations` (an application numbered "citations"), and
+ * `/Api/V1/…` or a trailing slash as the route, which names no route here (404). A parameter may
+ * be as long as the URL (16 KB): its schema, not the router, says what is too long (400 naming it).
+ */
+const ROUTER_CONFIG = { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 16_384 }
+
 /** The HttpApi app of one version as a Node request handler (what HttpApiBuilder.serve would listen with). */
 const handlerLayer = Layer.unwrapEffect(
-  Effect.map(HttpApiBuilder.httpApp, (app) => Layer.effect(GenerationHandler, NodeHttpServer.makeHandler(app)))
+  Effect.map(HttpApiBuilder.httpApp.pipe(HttpRouter.withRouterConfig(ROUTER_CONFIG)), (app) => Layer.effect(GenerationHandler, NodeHttpServer.makeHandler(app)))
 ).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
 const generationLayer = (settings: ApiSettings, shared: Context.Context<ProcessServices>) =>

@@ -7,8 +7,7 @@ import { Settings } from "../../config.ts"
 import { Quota } from "../../quota/Quota.ts"
 import { RouteNotFound } from "../envelopes.ts"
 import { bufferBody, readJsonBody } from "../middleware/body.ts"
-import { splitUrl } from "../middleware/request-id.ts"
-import { matchRoute, routeTable } from "../route-table.ts"
+import { routeTable } from "../route-table.ts"
 import { Admission, Authentication, CurrentCaller, Served } from "./Api.ts"
 
 export const AuthenticationLive = Layer.effect(
@@ -43,27 +42,23 @@ export const AdmissionLive = Layer.effect(
     const settings = yield* Settings
     const quota = yield* Quota
     return Effect.gen(function* () {
-      const { route: matched } = yield* HttpRouter.RouteContext
+      const { params, route: matched } = yield* HttpRouter.RouteContext
       const route = endpoints.get(`${matched.method} ${matched.path}`)
       const caller = yield* Effect.serviceOption(CurrentCaller)
       if (route === undefined || Option.isNone(caller)) {
         return yield* Effect.dieMessage(`admission without ${route === undefined ? `a declared endpoint (${matched.method} ${matched.path})` : "authentication"}`)
       }
-      // The router forgives what a path does not say: it reads `/patent//citations` as
-      // `/patent/citations` (an application numbered "citations"). A path that names no route as
-      // written (an empty segment, a doubled slash) is answered 404, as matchRoute says.
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const written = matchRoute(request.method, splitUrl(request.url).path)
-      if (written._tag !== "Matched" || written.route.template !== route.template) return yield* Effect.fail(new RouteNotFound({ message: "no such route" }))
+      // The router matches an empty parameter (`/patent//citations`); as a path it names no route.
+      for (const key in params) if (params[key] === "") return yield* Effect.fail(new RouteNotFound({ message: "no such route" }))
       const served = yield* Effect.serviceOption(Served)
       if (Option.isSome(served)) served.value.route = route
       yield* requirePermission(caller.value, route.access.permission)
       // Read only for an admitted caller, once, from the socket (api/http/middleware/body.ts).
       const bodyLimit = Math.min(settings.maxBodyBytes, route.access.maxBodyBytes ?? Infinity)
-      const buffered = yield* bufferBody(request, bodyLimit)
+      const request = yield* bufferBody(yield* HttpServerRequest.HttpServerRequest, bodyLimit)
       if (route.access.metered) yield* quota.admit(caller.value)
-      if (Option.isSome(route.payloadSchema)) yield* readJsonBody(buffered, bodyLimit)
-      return buffered
+      if (Option.isSome(route.payloadSchema)) yield* readJsonBody(request, bodyLimit)
+      return request
     })
   })
 )
