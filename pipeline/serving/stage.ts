@@ -27,7 +27,7 @@ const rowOf = (columns: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =
   return row
 }
 
-export const writeSpec = async (
+const writeSpec = async (
   conn: Awaited<ReturnType<DuckDBInstance["connect"]>>,
   workDir: string,
   spec: RecordSpec,
