@@ -51,11 +51,11 @@ const column = (conn: DuckDBConnection, sql: string) =>
   }
 
 /** The applications' indexed text (what the embed stage encodes) from a query's rows. */
-const indexedTextsOf = (conn: DuckDBConnection, order: string, limit = "") =>
+const indexedTextsOf = (conn: DuckDBConnection, order: string, limit = "", where = "TRUE") =>
   async function* () {
     const result = await conn.stream(`
       SELECT a.title, a.abstract, c.text FROM applications a
-      LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1 ORDER BY ${order} ${limit}`)
+      LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1 WHERE ${where} ORDER BY ${order} ${limit}`)
     for await (const rows of result.yieldRowsJs()) {
       for (const [title, abstract, claim] of rows as [string | null, string | null, string | null][]) {
         const text = indexedText({ title, abstract, firstClaim: claim })
@@ -82,19 +82,8 @@ export const LSA_TRAINING_SAMPLE = 100_000
 export const lsaTrainingTexts = async (conn: DuckDBConnection, sample = LSA_TRAINING_SAMPLE) => {
   const applications = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
   if (applications <= sample) return { texts: indexedTexts(conn), applications, sampled: false }
-  const texts = async function* () {
-    const result = await conn.stream(`
-      WITH chosen AS (SELECT app_num FROM applications ORDER BY hash(app_num), app_num LIMIT ${sample})
-      SELECT a.title, a.abstract, c.text FROM chosen s JOIN applications a ON a.app_num = s.app_num
-      LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1 ORDER BY a.app_num`)
-    for await (const rows of result.yieldRowsJs()) {
-      for (const [title, abstract, claim] of rows as [string | null, string | null, string | null][]) {
-        const text = indexedText({ title, abstract, firstClaim: claim })
-        if (text) yield text
-      }
-    }
-  }
-  return { texts, applications, sampled: true }
+  const chosen = `a.app_num IN (SELECT app_num FROM applications ORDER BY hash(app_num), app_num LIMIT ${sample})`
+  return { texts: indexedTextsOf(conn, "a.app_num", "", chosen), applications, sampled: true }
 }
 
 const tableNames = async (conn: DuckDBConnection) =>
