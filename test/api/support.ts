@@ -36,6 +36,8 @@ export interface CallOptions {
   readonly rawBody?: string
   readonly contentType?: string
   readonly headers?: Record<string, string>
+  /** A call that has not answered by then fails naming itself (default 120 s), instead of the whole test timing out. */
+  readonly timeoutMs?: number
 }
 
 export const call = async (base: string, method: string, path: string, o: CallOptions = {}) => {
@@ -44,8 +46,12 @@ export const call = async (base: string, method: string, path: string, o: CallOp
   else if (o.key) headers.authorization = `Bearer ${o.key}`
   const body = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body))
   if (body !== undefined) headers["content-type"] = o.contentType ?? "application/json"
-  const response = await fetch(`${base}${path}`, { method, headers, body })
-  const text = await response.text()
+  const timeoutMs = o.timeoutMs ?? 120_000
+  const signal = AbortSignal.timeout(timeoutMs)
+  const named = (e: unknown) =>
+    signal.aborted ? new Error(`${method} ${path} did not answer within ${timeoutMs} ms`) : e
+  const response = await fetch(`${base}${path}`, { method, headers, body, signal }).catch((e) => Promise.reject(named(e)))
+  const text = await response.text().catch((e) => Promise.reject(named(e)))
   let json: any
   try {
     json = JSON.parse(text)

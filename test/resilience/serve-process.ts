@@ -24,10 +24,17 @@ export const isAlive = (pid: number) => {
   }
 }
 
+/** Polls `condition` until it holds; a condition that itself hangs is cut off at the deadline too. */
 export const until = async (condition: () => boolean | Promise<boolean>, ms: number, what: string) => {
   const end = Date.now() + ms
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+  const timedOut = () => new Error(`timed out after ${ms} ms waiting for ${what}`)
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<"deadline">((r) => (timer = setTimeout(() => r("deadline"), Math.max(0, end - Date.now()) + 100)))
+    const held = await Promise.race([Promise.resolve(condition()), deadline]).finally(() => clearTimeout(timer))
+    if (held === "deadline") throw timedOut()
+    if (held) return
+    if (Date.now() > end) throw timedOut()
     await new Promise((r) => setTimeout(r, 100))
   }
 }

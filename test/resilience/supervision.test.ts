@@ -13,7 +13,7 @@ import { isAlive, startServe, until } from "./serve-process.ts"
 const artifactsDir = inject("sampleArtifacts")
 
 const hubReachable = async (url: string) => {
-  const r = await call(url, "GET", "/healthz").catch(() => undefined)
+  const r = await call(url, "GET", "/healthz", { timeoutMs: 10_000 }).catch(() => undefined)
   return r?.json?.hub?.reachable === true
 }
 
@@ -40,27 +40,48 @@ const sendSearch = (base: string, key: string, body: unknown) => {
 
 describe("make serve supervision", () => {
   it("restarts a hub killed with SIGKILL, and its hub does not outlive a killed API", async () => {
-    const serve = await startServe(artifactsDir)
+    // Each step's time goes into a failure's message: on a starved CI box the question is which
+    // step was slow or stuck, not only that the test as a whole ran out.
+    const steps: Array<string> = []
+    let since = Date.now()
+    const step = async <A>(what: string, run: () => Promise<A>): Promise<A> => {
+      try {
+        return await run()
+      } catch (e) {
+        throw new Error(`${what} failed after ${Date.now() - since} ms (earlier steps: ${steps.join(", ") || "none"}): ${e instanceof Error ? e.message : String(e)}`)
+      } finally {
+        steps.push(`${what} ${Date.now() - since} ms`)
+        since = Date.now()
+      }
+    }
+    const serve = await step("start", () => startServe(artifactsDir))
     try {
-      await until(() => hubReachable(serve.url), 60_000, "the hub")
+      await step("hub up", () => until(() => hubReachable(serve.url), 60_000, "the hub"))
       const first = serve.hubPid()!
       expect(first).toBeGreaterThan(0)
       process.kill(first, "SIGKILL")
-      await until(() => serve.output().includes("restarting in"), 10_000, "the restart notice")
-      await until(async () => serve.hubPid() !== undefined && serve.hubPid() !== first && (await hubReachable(serve.url)), 60_000, "a restarted hub")
-      const warm = await call(serve.url, "POST", "/api/v1/warmup?wait=30", { key: serve.key })
-      expect(warm.status).toBe(200)
+      await step("restart notice", () => until(() => serve.output().includes("restarting in"), 10_000, "the restart notice"))
+      await step("hub restarted", () =>
+        until(async () => serve.hubPid() !== undefined && serve.hubPid() !== first && (await hubReachable(serve.url)), 60_000, "a restarted hub")
+      )
+      const warm = await step("warm-up", () => call(serve.url, "POST", "/api/v1/warmup?wait=30", { key: serve.key, timeoutMs: 60_000 }))
+      expect(warm.status, steps.join(", ")).toBe(200)
       expect(warm.json.ready).toBe(true)
 
       const hub = serve.hubPid()!
       process.kill(serve.child.pid!, "SIGKILL")
-      await until(() => !isAlive(hub), 10_000, "the orphaned hub to exit")
+      await step("orphan exit", () => until(() => !isAlive(hub), 10_000, "the orphaned hub to exit"))
       // The port is free again for the next start.
-      await until(async () => !(await new Promise<boolean>((r) => net.connect(Number(new URL(serve.hubUrl).port), "127.0.0.1").once("connect", () => r(true)).once("error", () => r(false)))), 5_000, "the hub port to be released")
+      const portTaken = (port: number) =>
+        new Promise<boolean>((r) => {
+          const socket = net.connect(port, "127.0.0.1")
+          socket.once("connect", () => (socket.destroy(), r(true))).once("error", () => r(false))
+        })
+      await step("port released", () => until(async () => !(await portTaken(Number(new URL(serve.hubUrl).port))), 5_000, "the hub port to be released"))
     } finally {
       if (isAlive(serve.child.pid!)) process.kill(-serve.child.pid!, "SIGKILL")
     }
-  }, 300_000)
+  }, 420_000)
 
   it("refuses to start on a busy hub port instead of talking to whatever holds it", async () => {
     const hubPort = await freePort()
