@@ -6,6 +6,8 @@ CORPUS ?= pipeline/sample-corpus
 ARTIFACTS ?= artifacts
 N ?= 100000
 OUT ?= .tmp/synth-$(N)
+## Where bench/scale.ts keeps its synthetic versions (100k and 1M), which later benchmarks reuse.
+SCALE_ROOT ?= .tmp/bench-retrieval
 SEED ?= 42
 SOAK_MINUTES ?= 10
 # The encoder the pipeline trains: lsa (default), fasttext (subword skip-gram) or ensemble (both
@@ -73,7 +75,8 @@ bench: install
 	$(TSX) bench/scale.ts
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/prosecution-scale.ts
-	$(TSX) bench/api-throughput.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/memory.ts --versions $(SCALE_ROOT)/synth-100000/artifacts/current,$(SCALE_ROOT)/synth-1000000/artifacts/current --labels 100k,1M
+	$(TSX) bench/api-throughput.ts --artifacts $(ARTIFACTS)/current,$(SCALE_ROOT)/synth-1000000/artifacts/current
 	$(TSX) bench/soak.ts --artifacts $(ARTIFACTS)/current --minutes $(SOAK_MINUTES)
 
 ## Installs Tesseract for reading image-only filings (Debian package tesseract-ocr). `make serve`

@@ -6,7 +6,7 @@
  * quota counter too. The service runs as `make serve` runs it (api/serve.ts in a child process,
  * with its supervised hub), so the load generator does not share its event loop.
  *
- *   node --import tsx bench/api-throughput.ts [--artifacts artifacts/current] [--seconds 5]
+ *   node --import tsx bench/api-throughput.ts [--artifacts artifacts/current[,DIR…]] [--seconds 5]
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs"
@@ -19,31 +19,40 @@ import { serveForBench } from "./serve-process.ts"
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback)
 const seconds = Number(arg("--seconds", "5"))
-const artifactsDir = fs.realpathSync(arg("--artifacts", "artifacts/current"))
-const manifest = JSON.parse(fs.readFileSync(path.join(artifactsDir, "manifest.json"), "utf8")) as { version: string }
+/** Several versions (comma-separated) are measured one after another, each served alone: the sample beside 1M, say. */
+const artifactDirs = arg("--artifacts", "artifacts/current").split(",").map((d) => fs.realpathSync(d))
+
+interface Inputs {
+  readonly version: string
+  readonly applications: number
+  readonly cpcCodes: ReadonlyArray<string>
+  readonly claims: ReadonlyArray<string>
+}
 
 /** Inputs drawn from the version itself, so every request asks for something that exists. */
-const db = await DuckDBInstance.create(":memory:")
-const connection = await db.connect()
-/** Symbols the version routed (subclasses to subgroups: H04L, H04L9/0643), each with a scheme entry or routing. */
-const cpcCodes = (
-  await connection.runAndReadAll(
-    `SELECT symbol AS code FROM read_parquet('${path.join(artifactsDir, "prosecution/cpc_routing.parquet")}') ORDER BY hash(symbol) LIMIT 500`
-  )
-).getRowObjectsJS().map((r) => encodeURIComponent(String(r.code)))
-const claims = (
-  await connection.runAndReadAll(
-    `SELECT text FROM read_parquet('${path.join(artifactsDir, "tables/claims.parquet")}') WHERE claim_num = 1 AND length(text) BETWEEN 80 AND 2000 ORDER BY app_num LIMIT 300`
-  )
-).getRowObjectsJS().map((r) => String(r.text))
-connection.closeSync()
-db.closeSync()
-
-const server = await serveForBench(artifactsDir)
-const key = server.key
-await fetch(`${server.url}/api/v1/warmup?wait=60`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
-// The CPC index and the search state load in the background at start: wait for both.
-await fetch(`${server.url}/api/v1/patent-intel/cpc/H01B`, { headers: { authorization: `Bearer ${key}` } })
+const inputsOf = async (artifactsDir: string): Promise<Inputs> => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(artifactsDir, "manifest.json"), "utf8")) as { version: string; stages: Array<{ name: string; rowCounts: Record<string, number> }> }
+  const db = await DuckDBInstance.create(":memory:")
+  const connection = await db.connect()
+  try {
+    /** Symbols the version routed (subclasses to subgroups: H04L, H04L9/0643), each with a scheme entry or routing. */
+    const cpcCodes = (
+      await connection.runAndReadAll(
+        `SELECT symbol AS code FROM read_parquet('${path.join(artifactsDir, "prosecution/cpc_routing.parquet")}') ORDER BY hash(symbol) LIMIT 500`
+      )
+    ).getRowObjectsJS().map((r) => encodeURIComponent(String(r.code)))
+    const claims = (
+      await connection.runAndReadAll(
+        `SELECT text FROM read_parquet('${path.join(artifactsDir, "tables/claims.parquet")}') WHERE claim_num = 1 AND length(text) BETWEEN 80 AND 2000 ORDER BY hash(app_num) LIMIT 300`
+      )
+    ).getRowObjectsJS().map((r) => String(r.text))
+    const applications = manifest.stages.find((st) => st.name === "ingest")?.rowCounts.applications ?? 0
+    return { version: manifest.version, applications, cpcCodes, claims }
+  } finally {
+    connection.closeSync()
+    db.closeSync()
+  }
+}
 
 interface Scenario {
   readonly name: string
@@ -51,20 +60,22 @@ interface Scenario {
   readonly request: (i: number) => { method: string; path: string; body?: string }
 }
 
-const scenarios: ReadonlyArray<Scenario> = [
+const scenariosOf = (inputs: Inputs): ReadonlyArray<Scenario> => [
   {
     name: "GET /patent-intel/cpc/{code} (metered lookup)",
     metered: true,
-    request: (i) => ({ method: "GET", path: `/api/v1/patent-intel/cpc/${cpcCodes[i % cpcCodes.length]}` })
+    request: (i) => ({ method: "GET", path: `/api/v1/patent-intel/cpc/${inputs.cpcCodes[i % inputs.cpcCodes.length]}` })
   },
   {
     name: "POST /prior-art (plain search, count 20)",
     metered: true,
-    request: (i) => ({ method: "POST", path: "/api/v1/prior-art", body: JSON.stringify({ claims: claims[i % claims.length], count: 20, forceReprocess: true }) })
+    request: (i) => ({ method: "POST", path: "/api/v1/prior-art", body: JSON.stringify({ claims: inputs.claims[i % inputs.claims.length], count: 20, forceReprocess: true }) })
   }
 ]
 
 interface Row {
+  readonly version: string
+  readonly applications: number
   readonly scenario: string
   readonly connections: number
   readonly requestsPerSecond: number
@@ -75,33 +86,48 @@ interface Row {
 }
 
 const rows: Array<Row> = []
-for (const s of scenarios) {
-  for (const connections of [1, 50]) {
-    let i = 0
-    const result = await autocannon({
-      url: server.url,
-      connections,
-      duration: seconds,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      requests: [{ setupRequest: (req: object) => ({ ...req, ...s.request(i++) }) }]
-    })
-    const byStatus = result.statusCodeStats as Record<string, { count: number }>
-    const total = Object.values(byStatus).reduce((a, b) => a + b.count, 0)
-    rows.push({
-      scenario: s.name,
-      connections,
-      requestsPerSecond: Math.round(result.requests.average),
-      p50ms: result.latency.p50,
-      p99ms: result.latency.p99,
-      total,
-      non200: total - (byStatus["200"]?.count ?? 0) + result.errors + result.timeouts
-    })
+for (const artifactsDir of artifactDirs) {
+  const inputs = await inputsOf(artifactsDir)
+  const server = await serveForBench(artifactsDir)
+  const key = server.key
+  await fetch(`${server.url}/api/v1/warmup?wait=60`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
+  // The CPC index and the search state load in the background at start: wait for both.
+  await fetch(`${server.url}/api/v1/patent-intel/cpc/H01B`, { headers: { authorization: `Bearer ${key}` } })
+  await fetch(`${server.url}/api/v1/prior-art`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ claims: inputs.claims[0], count: 20 })
+  })
+  for (const s of scenariosOf(inputs)) {
+    for (const connections of [1, 50]) {
+      let i = 0
+      const result = await autocannon({
+        url: server.url,
+        connections,
+        duration: seconds,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        requests: [{ setupRequest: (req: object) => ({ ...req, ...s.request(i++) }) }]
+      })
+      const byStatus = result.statusCodeStats as Record<string, { count: number }>
+      const total = Object.values(byStatus).reduce((a, b) => a + b.count, 0)
+      rows.push({
+        version: inputs.version,
+        applications: inputs.applications,
+        scenario: s.name,
+        connections,
+        requestsPerSecond: Math.round(result.requests.average),
+        p50ms: result.latency.p50,
+        p99ms: result.latency.p99,
+        total,
+        non200: total - (byStatus["200"]?.count ?? 0) + result.errors + result.timeouts
+      })
+    }
   }
+  await server.stop()
 }
 
-await server.stop()
-
-printTable(`API throughput, version ${manifest.version} (${seconds} s each, real answers)`, rows, [
+printTable(`API throughput (${seconds} s each, real answers)`, rows, [
+  ["applications", (r) => r.applications.toLocaleString("en-US")],
   ["scenario", (r) => r.scenario],
   ["conns", (r) => String(r.connections)],
   ["req/s", (r) => String(r.requestsPerSecond)],
@@ -111,7 +137,7 @@ printTable(`API throughput, version ${manifest.version} (${seconds} s each, real
   ["non-200", (r) => String(r.non200)]
 ])
 await writeResult("api-throughput", {
-  version: manifest.version,
+  versions: artifactDirs.map((d) => path.basename(d)),
   seconds,
   node: process.version,
   cpus: os.cpus().length,
