@@ -316,3 +316,53 @@ describe("a singular modifier before a plural head (fourth round)", () => {
     expect(termsOf(findings(planted, 13, "medium"))).toEqual(["plural-singular-mismatch:web session"])
   })
 })
+
+// Fifth round of issue 21: families read on the bench's dev half only (the test half was reported, never read).
+
+describe("a measured quantity of one thing, recited twice, is one quantity (fifth round)", () => {
+  it("'set the light power of the first light beam' after two recitations of 'a light power of the first light beam' (12396491, claim 2)", () => {
+    expect(findings(claimSet("12396491"), 2, "medium")).toEqual([])
+    // True defect nearby: claim 18's 'the light power' could be the first beam's or the second's, and still is.
+    expect(termsOf(findings(claimSet("12396491"), 18, "medium"))).toContain("ambiguous-reference:light power")
+    // Planted: the power of a beam claim 1 never recited.
+    const planted = plant("12396491", 2, "set the light power of the first light beam higher", "set the light power of the third light beam higher")
+    expect(termsOf(findings(planted, 2))).toContain("no-antecedent-basis:third light beam")
+  })
+
+  it("'a tenth of the free-space operating wavelength' after 'a free-space operating wavelength' in claims 26 and 35 (11075980, claim 35)", () => {
+    expect(findings(claimSet("11075980"), 35, "medium")).toEqual([])
+    // Planted: a wavelength placed somewhere ("in air") may be another one, so the reference is ambiguous again.
+    const placed = plant("11075980", 26, "longer than 1/40 of a free-space operating wavelength", "longer than 1/40 of a free-space operating wavelength in air")
+    expect(termsOf(findings(placed, 35, "medium"))).toEqual(["ambiguous-reference:free-space operating wavelength"])
+  })
+})
+
+describe("the words after a reference pick one, prepositions aside (fifth round)", () => {
+  it("'the change in flow rate of the electrically powered blender module' picks 'a change of flow rate for the electrically powered blender module' (13804906, claim 22)", () => {
+    const claims = claimSet("13804906")
+    expect(termsOf(findings(claims, 22, "medium")).filter((t) => t.includes("change"))).toEqual([])
+    // True defect nearby: claim 3 compensates 'the change in flow rate' its chain never recited.
+    expect(termsOf(findings(claims, 3, "medium"))).toContain("no-antecedent-basis:change")
+    // Planted: when both recited changes are the fluid pump's, the blender's change is no longer told apart.
+    const planted = plant("13804906", 20, "a change of flow rate for the electrically powered blender module", "a change of flow rate for the fluid pump at start-up")
+    expect(termsOf(findings(planted, 22, "medium"))).toContain("ambiguous-reference:change")
+  })
+})
+
+describe("phrase boundaries: coordinated modifiers make a plural subject (fifth round)", () => {
+  it("'said first and second DAS cable share an OTDR' ends at 'cable' (15453517, claim 4)", () => {
+    expect(findings(claimSet("15453517"), 4)).toEqual([])
+    // Planted: the phrase ends before the verb, so what the cables share is checked on its own.
+    const planted = findings(plant("15453517", 4, "DAS cable share an OTDR", "DAS cable share the light source"), 4)
+    expect(planted.map((i) => [i.type, i.term])).toEqual([["no-antecedent-basis", "light source"]])
+  })
+})
+
+describe("one thing recited singly beside a plurality of them; 'only one' is a limit (fifth round)", () => {
+  it("'the server instance' after 'a number of server instances', 'a server instance in the pool' and 'only one server instance … is active' (11011713, claim 3)", () => {
+    expect(findings(claimSet("11011713"), 3, "medium")).toEqual([])
+    // Without 'only', two server instances are recited singly and 'the server instance' is either.
+    const twice = plant("11011713", 1, "wherein only one server instance in a machine", "wherein one server instance in a machine")
+    expect(termsOf(findings(twice, 3, "medium"))).toEqual(["ambiguous-reference:server instance"])
+  })
+})

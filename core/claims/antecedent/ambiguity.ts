@@ -6,7 +6,7 @@
 import { type Mention, qualifierAt, type Reading } from "./chunker.ts"
 import type { ClaimScan, Resolution } from "./claim-scan.ts"
 import { type Intro, ofChain, ORIGIN_SPAN } from "./intro-index.ts"
-import { samePrefix, sameQualifier } from "./qualifiers.ts"
+import { sameContent, samePrefix, sameQualifier } from "./qualifiers.ts"
 import { DEFINED_BY } from "./severity.ts"
 
 /** "X", "Y1", "R6", "T2": a symbol a claim defines by a phrase. */
@@ -17,6 +17,16 @@ const DESCRIBED_BY = /^\s*(?:where|in which|at which|between|(?!(?:need|feed|see
 /** Nouns of a relation that a "between" phrase fixes by itself ("the distance between A and B"). */
 const RELATIONS = new Set(["distance", "gap", "space", "spacing", "angle", "difference", "ratio", "interval", "clearance", "relationship", "relation", "offset", "separation", "overlap", "correlation", "delay", "phase"])
 
+/**
+ * Quantities a thing has by being what it is: "the light power of the first light beam", "the free-space operating
+ * wavelength". A reference to one needs no recitation (MPEP 2173.05(e), inherent characteristics), so reciting it
+ * again ("a light power of the first light beam is P1 … a light power of the first light beam is reduced") does not
+ * make two of it. Short on purpose: parts and regions ("a portion", "an area") may well be two.
+ */
+const MEASURES = new Set(["power", "wavelength", "frequency", "voltage", "current", "temperature", "pressure", "length", "width", "height", "depth", "thickness", "diameter", "radius", "weight", "mass", "density", "speed", "velocity", "concentration", "intensity", "resistance", "impedance", "capacitance", "inductance", "viscosity"])
+/** Words after a recitation that place the quantity ("a temperature at the inlet" and "a temperature at the outlet" are two). */
+const PLACED = /^(?:at|in|on|within|near|during|across|along|between|before|after|when|while)\b/
+
 /** "for each respective chamber", "at an end of each of the elements": the words right after a reference take it once per member. */
 export const EACH_AFTER = /^\s*(?:for|of|in|at|on|to|from|with)\s+(?:(?:an?|the|one)\s+[a-z-]+\s+of\s+)?(?:each|every|respective)\b/
 
@@ -26,7 +36,7 @@ const CLAUSE_BREAK = /[;:]|\bwhere(?:in|by)\b/i
 /** Reports a singular reference that more than one recitation of its chain could answer. */
 export const checkAmbiguity = (scan: ClaimScan, m: Mention, r: Reading, found: Resolution, counting: Intro[]) => {
   const { text, tokens } = scan
-  const rivals = narrowRivals(scan, m, scan.inOneLine(counting))
+  const rivals = narrowRivals(scan, m, r, scan.inOneLine(counting))
   const distinctKeys = new Set(rivals.map((i) => i.key))
   // "wherein X is the amount in atomic percent of said palladium": a symbol is being defined, not a thing picked.
   const defines = (m.prev === "is" || m.prev === "are") && m.detTok >= 2 && SYMBOL_WORD.test(text.slice(tokens[m.detTok - 2].start, tokens[m.detTok - 2].end))
@@ -49,7 +59,7 @@ export const checkAmbiguity = (scan: ClaimScan, m: Mention, r: Reading, found: R
 }
 
 /** The recitations the reference could still mean once its own words have had their say. */
-const narrowRivals = (scan: ClaimScan, m: Mention, recited: Intro[]): Intro[] => {
+const narrowRivals = (scan: ClaimScan, m: Mention, r: Reading, recited: Intro[]): Intro[] => {
   let rivals = recited
   if (rivals.length > 1 && m.ofNext !== undefined) {
     const ofKey = ofChain(scan.mentions, m)
@@ -79,10 +89,21 @@ const narrowRivals = (scan: ClaimScan, m: Mention, recited: Intro[]): Intro[] =>
     const elements = rivals.filter((i) => i.clauseStart)
     if (elements.length === 1 && rivals.every((i) => i === elements[0] || !i.elementStart)) rivals = elements
   }
+  if (rivals.length > 1 && !r.plural) {
+    // "sending a command to the server instance" after "a number of server instances …" and "activating a server instance
+    // in the pool": a singular reference names the one thing recited singly; the plurality is "the server instances".
+    const single = rivals.filter((i) => i.number === "sg")
+    if (single.length === 1 && rivals.every((i) => i === single[0] || i.number === "pl")) rivals = single
+  }
   if (rivals.length > 1 && m.ofNext === undefined) {
     // "said center" after "a center of gravity" and "a center (B)": a reference without an "of" phrase names the recitation without one.
     const plain = rivals.filter((i) => i.ofKey === undefined)
     if (plain.length > 0 && plain.length < rivals.length) rivals = plain
+  }
+  if (rivals.length > 1 && MEASURES.has(r.head) && rivals.every((i) => i.key === rivals[0].key && i.ofKey === rivals[0].ofKey && !PLACED.test(i.qualifier))) {
+    // "set the light power of the first light beam" after "a light power of the first light beam is P1" and "a light power
+    // of the first light beam is reduced": one quantity of one thing, recited twice.
+    return rivals.slice(0, 1)
   }
   if (rivals.length > 1) {
     // "the electromagnetic field within the knee joint" after one "… within the knee joint" and one "… within a medial area": the words after it decide.
@@ -93,6 +114,11 @@ const narrowRivals = (scan: ClaimScan, m: Mention, recited: Intro[]): Intro[] =>
       // "the change of flow rate for the fluid pump" after changes of flow rate for the pump and for the blender: read on.
       const longer = same.filter((i) => samePrefix(i.qualifier, own))
       if (longer.length === 1) rivals = longer
+    } else {
+      // "the change in flow rate of the electrically powered blender module" after "a change of flow rate for the fluid
+      // pump" and "a change of flow rate for the electrically powered blender module": prepositions aside, the words say which.
+      const worded = rivals.filter((i) => sameContent(i.qualifier, own))
+      if (worded.length === 1) rivals = worded
     }
   }
   return rivals

@@ -157,7 +157,7 @@ interface Phrase {
  * Read a noun phrase starting at token i. After a plural determiner ("two", "a plurality of") an
  * -s word is the head, not a verb: a verb agreeing with a plural subject has no -s.
  */
-const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phrase => {
+const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false, coordinated = false): Phrase => {
   const words: Token[] = []
   const cuts: Cut[] = []
   let k = i
@@ -227,6 +227,10 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false): Phr
         break
       } else if (prevTok.plural && !hasNext && (nextTok === undefined || /^[,;.:]$/.test(t[k + 1].l))) {
         // … and at the end of a clause: "wherein the levers rotate." (a plural modifier closing a noun phrase is rare).
+        break
+      } else if (coordinated && hasNext && (nextTok.l === "a" || nextTok.l === "an" || nextTok.l === "the" || nextTok.l === "said")) {
+        // "said first and second DAS cable share an OTDR": coordinated modifiers make the subject plural, so the word
+        // between its noun and an article is the verb, as after a plural noun ("the balls reach an …").
         break
       }
     }
@@ -657,7 +661,7 @@ export const chunk = (t: ReadonlyArray<Token>, regions: ChunkRegions): Mention[]
       if (det.next >= t.length) break
       coord = coordination(t, det.next)
       phraseStart = coord ? coord.restStart : det.next
-      phrase = parsePhrase(t, phraseStart, det.kind === "intro" && det.detNumber === "pl")
+      phrase = parsePhrase(t, phraseStart, det.kind === "intro" && det.detNumber === "pl", coord !== undefined)
       if (phrase.words.length === 0) {
         coord = undefined
         i = det.next - 1

@@ -14,7 +14,9 @@ const QUOTES = new Set(['"', "'", "\u201c", "\u201d", "\u2018", "\u2019"])
 export const scanIntroduction = (scan: ClaimScan, m: Mention) => {
   const r0 = m.readings[0]
   const tokens = scan.tokens
-  const adds = addsElement(scan, m, r0)
+  // "wherein only one server instance in a machine is active at a time": a limit on how many, not one more server instance.
+  const limit = m.det === "one" && isLimit(tokens, m.detTok)
+  const adds = !limit && addsElement(scan, m, r0)
   if (m.region === "body" && !m.another && m.elementStart && adds) reportDoubleInclusion(scan, m)
   // "a plurality of contacts each having …", "during each of at least several cycles": later singular references are to each of them.
   const lead = tokens[m.detTok - 1]?.l === "least" && tokens[m.detTok - 2]?.l === "at" ? m.detTok - 3 : m.detTok - 1
@@ -64,6 +66,14 @@ const reportDoubleInclusion = (scan: ClaimScan, m: Mention) => {
     scan.ambiguityReported.add(r0.key)
     scan.issue("double-inclusion", "medium", scan.termOf(r0), r0.start, r0.end)
   }
+}
+
+/** "only one", "at most one", "no more than one": the words before "one" bound a number instead of reciting a thing. */
+const isLimit = (tokens: ReadonlyArray<Token>, detTok: number): boolean => {
+  const prev = tokens[detTok - 1]?.l
+  if (prev === "only") return true
+  const before = tokens[detTok - 2]?.l
+  return (prev === "most" && before === "at") || (prev === "than" && (before === "more" || before === "fewer"))
 }
 
 /**

@@ -33,3 +33,19 @@ export const samePrefix = (a: string, b: string): boolean => {
   for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
   return true
 }
+
+/** Prepositions: "a change of flow rate for the pump" and "the change in flow rate of the pump" say the same with others. */
+const PREPOSITIONS = new Set(["of", "for", "in", "at", "on", "onto", "into", "within", "to", "from", "by", "upon", "over", "under", "through", "across", "along"])
+
+const contentWords = (q: string): string[] =>
+  q.replace(/\b(?:at least(?: one)?|one or more)\b/g, "").split(" ").filter((w) => w !== "" && !ARTICLES.has(w) && !PREPOSITIONS.has(w) && w !== "thereof")
+
+/** The first content words after two phrases agree, whatever the prepositions between them (at least two words, up to four). */
+export const sameContent = (a: string, b: string): boolean => {
+  const x = contentWords(a)
+  const y = contentWords(b)
+  const n = Math.min(4, x.length, y.length)
+  if (n < 2) return false
+  for (let k = 0; k < n; k++) if (x[k] !== y[k]) return false
+  return true
+}
