@@ -2,7 +2,8 @@
  * A build worker: takes parse-object jobs from the build queue, reads each corpus object into a
  * raw partition with the ingest stage's own worker threads (pipeline/ingest/worker.ts through
  * worker-entry.mjs, the code a local build runs), uploads the partition to the store, and returns
- * what it became.
+ * what it became. The same process takes encode-batch jobs from the embedding queue beside it
+ * (embed-worker.ts), one batch at a time by default: the encoder uses every core itself.
  *
  * BullMQ keeps a lock on each active job and renews it while this process lives. A worker killed
  * mid-job stops renewing; once the lock lapses, any live worker's stalled-job check puts the job
@@ -23,7 +24,8 @@ import * as path from "node:path"
 import { Worker as ThreadWorker } from "node:worker_threads"
 import { type ObjectPartition, readerCodeVersion } from "../ingest/partition.ts"
 import type { ParseEvent, ParseRequest, WorkerSettings } from "../ingest/protocol.ts"
-import { ParseObjectJob, type ParseObjectResult, redisConnection } from "./jobs.ts"
+import { EncodingCodeMismatch, makeBatchEncoding } from "./embed-worker.ts"
+import { embedQueueName, encodingCodeVersion, ParseObjectJob, type ParseObjectResult, redisConnection } from "./jobs.ts"
 import { scopedS3Client, storedPartition, uploadPartition } from "./partition-store.ts"
 import type { BuildWorkerSettings } from "./settings.ts"
 
@@ -154,35 +156,48 @@ export const runBuildWorker = (settings: BuildWorkerSettings) =>
 
     const runtime = yield* Effect.runtime<never>()
     // BullMQ calls a Promise processor; a failure becomes the job's failedReason, so it is thrown
-    // as an Error whose message says what failed (the tagged errors' messages name the object).
-    const processor = async (job: Job) => {
-      const exit = await Runtime.runPromiseExit(runtime)(parseObjectJob(job))
-      if (Exit.isSuccess(exit)) return exit.value
-      const error = Cause.squash(exit.cause)
-      // Retrying cannot help a worker running other code; any other failure gets the job's attempts.
-      if (error instanceof IngestCodeMismatch) throw new UnrecoverableError(error.message)
-      throw error instanceof Error ? error : new Error(String(error))
-    }
+    // as an Error whose message says what failed (the tagged errors' messages name the object or batch).
+    const processorOf =
+      <E>(run: (job: Job) => Effect.Effect<unknown, E>) =>
+      async (job: Job) => {
+        const exit = await Runtime.runPromiseExit(runtime)(run(job))
+        if (Exit.isSuccess(exit)) return exit.value
+        const error = Cause.squash(exit.cause)
+        // Retrying cannot help a worker running other code; any other failure gets the job's attempts.
+        if (error instanceof IngestCodeMismatch || error instanceof EncodingCodeMismatch) throw new UnrecoverableError(error.message)
+        throw error instanceof Error ? error : new Error(String(error))
+      }
 
-    const worker = yield* Effect.acquireRelease(
-      Effect.sync(
-        () =>
-          new QueueWorker(settings.queueName, processor, {
-            connection: redisConnection(settings.redisUrl),
-            concurrency: settings.concurrency,
-            lockDuration: settings.lockDurationMs,
-            stalledInterval: settings.stalledIntervalMs,
-            maxStalledCount: settings.maxStalledCount
-          })
-      ),
-      (w) => Effect.log("closing: finishing the jobs in hand").pipe(Effect.zipRight(Effect.promise(() => w.close())))
-    )
-    // Without a listener an 'error' (Redis gone for a moment) would be thrown; BullMQ reconnects by itself.
-    worker.on("error", (e) => Runtime.runFork(runtime)(Effect.logWarning(`queue connection: ${e.message}`)))
-    yield* Effect.tryPromise({
-      try: () => worker.waitUntilReady(),
-      catch: (e) => new BuildWorkerUnavailable({ queue: settings.queueName, reason: e instanceof Error ? e.message : String(e) })
-    })
+    const startQueueWorker = (queue: string, processor: (job: Job) => Promise<unknown>, concurrency: number) =>
+      Effect.gen(function* () {
+        const worker = yield* Effect.acquireRelease(
+          Effect.sync(
+            () =>
+              new QueueWorker(queue, processor, {
+                connection: redisConnection(settings.redisUrl),
+                concurrency,
+                lockDuration: settings.lockDurationMs,
+                stalledInterval: settings.stalledIntervalMs,
+                maxStalledCount: settings.maxStalledCount
+              })
+          ),
+          (w) => Effect.log(`closing ${queue}: finishing the jobs in hand`).pipe(Effect.zipRight(Effect.promise(() => w.close())))
+        )
+        // Without a listener an 'error' (Redis gone for a moment) would be thrown; BullMQ reconnects by itself.
+        worker.on("error", (e) => Runtime.runFork(runtime)(Effect.logWarning(`queue connection: ${e.message}`)))
+        yield* Effect.tryPromise({
+          try: () => worker.waitUntilReady(),
+          catch: (e) => new BuildWorkerUnavailable({ queue, reason: e instanceof Error ? e.message : String(e) })
+        })
+        return worker
+      })
+
+    const encodingVersion = yield* Effect.promise(encodingCodeVersion)
+    const encodeBatchJob = yield* makeBatchEncoding(s3, scratch, encodingVersion)
+    const worker = yield* startQueueWorker(settings.queueName, processorOf(parseObjectJob), settings.concurrency)
+    const embedQueue = embedQueueName(settings.queueName)
+    yield* startQueueWorker(embedQueue, processorOf(encodeBatchJob), settings.embedConcurrency)
     yield* Effect.log(`ready on queue ${settings.queueName} with ${settings.concurrency} reader threads, ingest code ${codeVersion}`)
+    yield* Effect.log(`ready on queue ${embedQueue} with ${settings.embedConcurrency} batches at a time, encoder code ${encodingVersion}`)
     return worker
   })

@@ -14,7 +14,7 @@ import { Queue as JobQueue, QueueEvents } from "bullmq"
 import { Data, Effect, Option, Queue, Schedule, Schema, Stream } from "effect"
 import { partitionKey } from "../ingest/partition.ts"
 import type { ParseEvent, ParseRequest } from "../ingest/protocol.ts"
-import { PARSE_OBJECT, type ParseObjectJob, ParseObjectResult, ParseProgress, redisConnection } from "./jobs.ts"
+import { embedQueueName, PARSE_OBJECT, type ParseObjectJob, ParseObjectResult, ParseProgress, redisConnection } from "./jobs.ts"
 import { downloadPartition, scopedS3Client } from "./partition-store.ts"
 import type { BuildQueueSettings } from "./settings.ts"
 
@@ -197,10 +197,15 @@ export const parseInQueue = (
     )
   }).pipe(Effect.scoped, Effect.withSpan("parseInQueue", { attributes: { objects: requests.length, queue: settings.queueName } }))
 
-/** Removes a build queue and everything in it (tests; an operator retiring a queue name). */
+/** Removes a build's queues (ingest and embedding) and everything in them (tests; an operator retiring a queue name). */
 export const obliterateQueue = (settings: Pick<BuildQueueSettings, "redisUrl" | "queueName">) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => new JobQueue(settings.queueName, { connection: redisConnection(settings.redisUrl) })),
-    (q) => Effect.tryPromise({ try: () => q.obliterate({ force: true }), catch: (e) => new BuildQueueUnavailable({ queue: settings.queueName, reason: reasonOf(e) }) }),
-    (q) => Effect.promise(() => q.close())
+  Effect.forEach(
+    [settings.queueName, embedQueueName(settings.queueName)],
+    (queue) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => new JobQueue(queue, { connection: redisConnection(settings.redisUrl) })),
+        (q) => Effect.tryPromise({ try: () => q.obliterate({ force: true }), catch: (e) => new BuildQueueUnavailable({ queue, reason: reasonOf(e) }) }),
+        (q) => Effect.promise(() => q.close())
+      ),
+    { discard: true }
   )

@@ -1,17 +1,30 @@
 /**
- * What travels through the build queue: one job per corpus object, its id the object's partition
- * key, so adding the same object twice (a coordinator that restarts and enqueues again) is a
- * no-op in BullMQ, and two builds that read the same bytes with the same code name the same job.
+ * What travels through the build queues. Ingest: one job per corpus object, its id the object's
+ * partition key, so adding the same object twice (a coordinator that restarts and enqueues again)
+ * is a no-op in BullMQ, and two builds that read the same bytes with the same code name the same
+ * job. Embedding: one job per batch of texts, its id derived from the encoder, the encoding code
+ * and the texts (batchKey), with the same consequences.
  *
  * Job data and return values come back from Redis as untyped JSON: both sides decode them with
  * these schemas rather than trusting a cast.
  */
 import type { ConnectionOptions } from "bullmq"
 import { Redacted, Schema } from "effect"
+import { createHash } from "node:crypto"
 import { ObjectPartition } from "../ingest/partition.ts"
+import { codeVersionOf } from "../stages/fingerprint.ts"
 
-/** The BullMQ job name: one kind of task so far (embedding batches would be a second). */
+/** The BullMQ job names, one per queue (embedQueueName). */
 export const PARSE_OBJECT = "parse-object"
+export const ENCODE_BATCH = "encode-batch"
+
+/**
+ * Embedding batches go on a queue of their own beside the ingest queue (`<BUILD_QUEUE_NAME>.embed`),
+ * served by the same worker process: BullMQ then gives each kind its own concurrency (reader
+ * threads for objects, one batch at a time for the encoder, which uses every core itself) and its
+ * own lock, with no dispatching or semaphore of ours.
+ */
+export const embedQueueName = (queueName: string) => `${queueName}.embed`
 
 const CorpusLocation = Schema.Union(
   Schema.Struct({ _tag: Schema.Literal("Local"), root: Schema.String, display: Schema.String }),
@@ -46,6 +59,43 @@ export type ParseObjectResult = typeof ParseObjectResult.Type
 
 /** Rows read so far by the job's current attempt (progress lines on the coordinator). */
 export const ParseProgress = Schema.Struct({ rows: Schema.Number })
+
+/**
+ * The code a batch's vectors depend on: the encoder loader and runtime (core/encoder, everything it
+ * imports, the onnxruntime-node version). A worker refuses a batch asked for by other code, as it
+ * refuses an object for other reading code.
+ */
+export const encodingCodeVersion = () => codeVersionOf(["core/encoder/encoder.ts"])
+
+/**
+ * A batch job's id and the name of its vectors in the store: the encoder (content hash of its
+ * folder), the encoding code and the texts in order. A retried, re-added or duplicated batch is the
+ * same job, and its stored vectors stay valid for any build that asks for the same batch.
+ */
+export const batchKey = (encoder: string, codeVersion: string, texts: ReadonlyArray<string>) => {
+  const h = createHash("sha256").update(`${encoder}\u0000${codeVersion}\u0000${texts.length}`)
+  for (const t of texts) h.update("\u0000").update(t)
+  return h.digest("hex").slice(0, 32)
+}
+
+/**
+ * Encode a batch of texts with the encoder stored under `encoder` (its content hash) in the build
+ * store. The worker stores the vectors (raw float32, texts.length × dims, little-endian) under the
+ * job's key; the coordinator places them.
+ */
+export const EncodeBatchJob = Schema.Struct({
+  key: Schema.String,
+  encoder: Schema.String,
+  codeVersion: Schema.String,
+  dims: Schema.Number,
+  texts: Schema.Array(Schema.String),
+  store: PartitionStoreLocation
+})
+export type EncodeBatchJob = typeof EncodeBatchJob.Type
+
+/** What a batch job returns: how many vectors of how many dimensions it stored (the coordinator checks its download against both). */
+export const EncodeBatchResult = Schema.Struct({ count: Schema.Number, dims: Schema.Number, bytes: Schema.Number })
+export type EncodeBatchResult = typeof EncodeBatchResult.Type
 
 /**
  * BullMQ connection options from a `redis://[user:password@]host[:port][/db]` URL (`rediss://`

@@ -3,12 +3,13 @@
  * and the tests take them from the same place (environment by default, a ConfigProvider in tests).
  *
  * - `BUILD_QUEUE` (`redis://host:6379[/db]`): unset means no distributed build — ingest reads
- *   with its local worker threads exactly as before.
+ *   with its local worker threads and embed encodes in its own process exactly as before.
  * - `BUILD_STORE` (`s3://bucket/prefix`): where workers put the partitions they read and the
- *   coordinator fetches them from; required with BUILD_QUEUE (workers on other machines share no disk).
- * - `BUILD_QUEUE_NAME` (default `ingest`): the BullMQ queue a build and its workers meet on. One
- *   name per build that runs at the same time as another; jobs are keyed by partition key, which
- *   is content-derived, so consecutive builds can safely share a name.
+ *   vectors they encode, and the coordinator the encoder; required with BUILD_QUEUE (workers on
+ *   other machines share no disk).
+ * - `BUILD_QUEUE_NAME` (default `ingest`): the BullMQ queue a build and its workers meet on (ingest
+ *   jobs), with `<name>.embed` beside it (embedding batches). One name per build that runs at the
+ *   same time as another; jobs are keyed by content, so consecutive builds can safely share a name.
  */
 import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
 import { parseS3Uri, S3Settings, type S3Location } from "../../core/artifacts/s3.ts"
@@ -45,6 +46,10 @@ export interface BuildQueueSettings {
   readonly downloads: number
   /** How often job states are read back, in case a completion event was missed (ms). */
   readonly reconcileMs: number
+  /** Texts per embedding job. */
+  readonly embedBatch: number
+  /** Embedding jobs queued and not yet placed at once: bounds what the texts in flight take in Redis and here. */
+  readonly embedInFlight: number
 }
 
 const coordinatorSettings = Config.all({
@@ -57,7 +62,15 @@ const coordinatorSettings = Config.all({
     Config.validate({ message: "BUILD_JOB_ATTEMPTS must be 1 or more", validation: (n) => n >= 1 })
   ),
   downloads: Config.integer("BUILD_DOWNLOADS").pipe(Config.withDefault(4)),
-  reconcileMs: Config.integer("BUILD_RECONCILE_MS").pipe(Config.withDefault(10_000))
+  reconcileMs: Config.integer("BUILD_RECONCILE_MS").pipe(Config.withDefault(10_000)),
+  embedBatch: Config.integer("BUILD_EMBED_BATCH").pipe(
+    Config.withDefault(256),
+    Config.validate({ message: "BUILD_EMBED_BATCH must be 1 or more", validation: (n) => n >= 1 })
+  ),
+  embedInFlight: Config.integer("BUILD_EMBED_IN_FLIGHT").pipe(
+    Config.withDefault(64),
+    Config.validate({ message: "BUILD_EMBED_IN_FLIGHT must be 1 or more", validation: (n) => n >= 1 })
+  )
 })
 
 /** The distributed build's settings, or none when BUILD_QUEUE is unset (local threads). */
@@ -74,6 +87,8 @@ export interface BuildWorkerSettings {
   readonly s3: S3Settings
   /** Objects read at once, each in its own thread. */
   readonly concurrency: number
+  /** Embedding batches encoded at once (the encoder spreads one batch over every core). */
+  readonly embedConcurrency: number
   /** How long a job's lock lasts without renewal: a killed worker's job is taken back after this (ms). */
   readonly lockDurationMs: number
   /** How often this worker looks for jobs whose lock expired (ms). */
@@ -88,6 +103,10 @@ export const buildWorkerSettings: Config.Config<BuildWorkerSettings> = Config.al
   s3: S3Settings,
   // INGEST_WORKERS=0 means "in the stage's own thread" locally; a worker process always reads in at least one thread.
   concurrency: ingestWorkers.pipe(Config.map((n) => Math.max(1, n))),
+  embedConcurrency: Config.integer("BUILD_EMBED_CONCURRENCY").pipe(
+    Config.withDefault(1),
+    Config.validate({ message: "BUILD_EMBED_CONCURRENCY must be 1 or more", validation: (n) => n >= 1 })
+  ),
   lockDurationMs: Config.integer("BUILD_LOCK_MS").pipe(Config.withDefault(30_000)),
   stalledIntervalMs: Config.integer("BUILD_STALLED_INTERVAL_MS").pipe(Config.withDefault(30_000)),
   maxStalledCount: Config.integer("BUILD_MAX_STALLED").pipe(Config.withDefault(2))

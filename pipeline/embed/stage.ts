@@ -16,21 +16,63 @@
  *   index/index.json       dims, count, quantization, connectivity, the b1 codes' rotation, the
  *                          recall measurements behind the choice (on a sample of at most 20,000)
  *                          and indexRecallAt10, the recall of the index over every vector
+ *
+ * With BUILD_QUEUE set the texts to encode (those not taken over from the earlier version) go as
+ * jobs of BUILD_EMBED_BATCH texts to build workers on any machines (pipeline/distributed/
+ * embed-coordinator.ts); their vectors come back through BUILD_STORE and are placed exactly where
+ * this process's own encoding puts them, in the order the batches were sent.
  */
 import { ARRAY, DuckDBArrayValue, DuckDBDataChunk, DuckDBInstance, FLOAT, INTEGER, VARCHAR } from "@duckdb/node-api"
-import { Effect } from "effect"
+import { Cause, ConfigError, Effect, Exit, Option, Runtime } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
 import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
-import { loadTextEncoder } from "../../core/encoder/encoder.ts"
-import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
+import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
+import { batchEncodingInQueue } from "../distributed/embed-coordinator.ts"
+import { embedQueueName } from "../distributed/jobs.ts"
+import { type BuildQueueSettings, buildQueueSettings } from "../distributed/settings.ts"
+import { type Stage, type StageContext, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
 import { indexWithRecall } from "./quantization.ts"
 
 const BATCH = 256
+
+/**
+ * How the stage turns batches of texts into vectors: with its own encoder, one batch at a time, or
+ * as jobs on the build queue, many in flight. Either way a batch's vectors are placed in the order
+ * the batches were sent.
+ */
+interface BatchEncoding {
+  readonly batchSize: number
+  readonly inFlight: number
+  /** Vectors of `texts`, in order; `applications` names the batch in errors. */
+  readonly encode: (texts: ReadonlyArray<string>, applications: string) => Promise<Float32Array[]>
+}
+
+const localEncoding = (encoder: PatentTextEncoder): BatchEncoding => ({ batchSize: BATCH, inFlight: 1, encode: (texts) => encoder.encode(texts) })
+
+/** Batches as jobs for build workers; batches still in flight when the stage ends (it failed) are abandoned with the scope. */
+const queueEncoding = (ctx: StageContext, settings: BuildQueueSettings, encoderDir: string, dims: number) =>
+  Effect.gen(function* () {
+    const remote = yield* batchEncodingInQueue(settings, encoderDir, dims)
+    ctx.progress.info(
+      `encoding on build queue ${embedQueueName(settings.queueName)} in batches of ${settings.embedBatch} (encoder ${remote.encoder} and vectors through ${settings.store.display})`
+    )
+    const runtime = yield* Effect.runtime<never>()
+    const abandon = yield* Effect.acquireRelease(Effect.sync(() => new AbortController()), (c) => Effect.sync(() => c.abort()))
+    return {
+      batchSize: settings.embedBatch,
+      inFlight: settings.embedInFlight,
+      // The stage's loop is Promise code (DuckDB appenders): each batch's Effect is run once, here at its edge.
+      encode: (texts, applications) =>
+        Runtime.runPromiseExit(runtime)(remote.encode(texts, applications), { signal: abandon.signal }).then((exit) =>
+          Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
+        )
+    } satisfies BatchEncoding
+  })
 
 /** Design and plant applications: a drawing or a plant variety, not text to search (SPEC 4.2). */
 export const isUnindexedDocType = (docType: string | null | undefined) => docType === "design" || docType === "plant"
@@ -41,132 +83,156 @@ export const embedStage: Stage = {
   dependsOn: ["ingest", "encoder"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    stagePromise(async (): Promise<StageResult> => {
-      const dir = path.join(ctx.workDir, "index")
-      await fs.rm(dir, { recursive: true, force: true })
-      await fs.mkdir(dir, { recursive: true })
-      const encoder = await loadTextEncoder(path.join(ctx.workDir, "encoder"))
-      const dims = encoder.dimensions
-      const vectorsFile = path.join(dir, "vectors.parquet")
-      // Vectors are staged in a DuckDB file, then written once to Parquet.
-      const stagingFile = path.join(dir, ".vectors.duckdb")
-      const db = await DuckDBInstance.create(stagingFile)
-      const out = await db.connect()
-      // A fixed-size FLOAT[dims] column appended a chunk at a time: rows as one list value per cell
-      // (appendList) cost 80% more CPU than the encoding itself, and the COPY scanned lists slower.
-      await out.run(`CREATE TABLE v (key INTEGER, app_num VARCHAR, vector FLOAT[${dims}], text_hash VARCHAR)`)
-      await out.run(`CREATE TABLE reused (key INTEGER, app_num VARCHAR, text_hash VARCHAR, earlier_key INTEGER)`)
-      const appender = await out.createAppender("v")
-      const rowTypes = [INTEGER, VARCHAR, ARRAY(FLOAT, dims), VARCHAR]
-      const reusedAppender = await out.createAppender("reused")
-      // Under a pinned encoder the earlier version's vectors of unchanged texts are taken over.
-      const earlier = await earlierVectors(out, ctx.previous?.dir, ctx.workDir, dims)
-      // All unit vectors stay in one growable buffer: the index is built in a single multi-threaded add.
-      let matrix = new Float32Array(dims * 4096)
-      const room = (rows: number) => {
-        if (rows * dims <= matrix.length) return
-        const grown = new Float32Array(Math.max(matrix.length * 2, rows * dims))
-        grown.set(matrix)
-        matrix = grown
-      }
-      let key = 0
-      let withoutText = 0
-      let designOrPlant = 0
-      let reusedCount = 0
-      try {
-        await withTables(ctx.workDir, async (conn) => {
-          const result = await conn.stream(`
-            SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
-            FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
-            ORDER BY a.app_num`)
-          // Texts to encode, with the key each will have: keys follow application order whether a
-          // vector is new or taken over.
-          let batch: { key: number; app_num: string; text: string; hash: string }[] = []
-          const flush = async () => {
-            if (!batch.length) return
-            // A text gets the same vector whichever batch it falls in (core/encoder/batching.ts), so a
-            // build that encodes only new texts equals one that encodes them all.
-            const vectors = await encoder.encode(batch.map((b) => b.text))
-            const chunk = DuckDBDataChunk.create(rowTypes, batch.length)
-            chunk.setColumns([
-              batch.map((b) => b.key),
-              batch.map((b) => b.app_num),
-              // setItem only indexes `items`: the encoder's Float32Array goes in without a number[] copy.
-              vectors.map((v) => new DuckDBArrayValue(v as unknown as number[])),
-              batch.map((b) => b.hash)
-            ])
-            appender.appendDataChunk(chunk)
-            for (const [i, b] of batch.entries()) {
-              const row = matrix.subarray(b.key * dims, (b.key + 1) * dims)
-              row.set(vectors[i])
-              normalizeRows(row, dims)
-            }
-            ctx.progress.tick(batch.length, "documents encoded")
-            batch = []
-          }
-          for await (const rows of result.yieldRowsJs()) {
-            for (const [app_num, title, abstract, first_claim, docType] of rows as [string, string | null, string | null, string | null, string | null][]) {
-              if (isUnindexedDocType(docType)) {
-                designOrPlant++
-                continue
-              }
-              const text = indexedText({ title, abstract, firstClaim: first_claim })
-              if (!text) {
-                withoutText++
-                continue
-              }
-              const hash = textHash(text)
-              const k = key++
-              room(key)
-              const before = earlier?.byApp.get(app_num)
-              if (before && before.hash === hash) {
-                matrix.set(await earlier!.rows.row(before.key), k * dims)
-                reusedAppender.appendInteger(k)
-                reusedAppender.appendVarchar(app_num)
-                reusedAppender.appendVarchar(hash)
-                reusedAppender.appendInteger(before.key)
-                reusedAppender.endRow()
-                reusedCount++
-                continue
-              }
-              batch.push({ key: k, app_num, text, hash })
-              if (batch.length >= BATCH) await flush()
-            }
-          }
-          await flush()
-        })
-        appender.flushSync()
-        appender.closeSync()
-        reusedAppender.flushSync()
-        reusedAppender.closeSync()
-        const taken = earlier
-          ? `UNION ALL SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
-          : ""
-        // vectors.parquet keeps its FLOAT[] (list) column, whatever the staging type.
-        await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM (SELECT * FROM v ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
-      } finally {
-        out.closeSync()
-        db.closeSync()
-        await earlier?.rows.close()
-        await fs.rm(stagingFile, { force: true })
-        await fs.rm(`${stagingFile}.wal`, { force: true })
-        await encoder.close()
-      }
+    Effect.gen(function* () {
+      const encoderDir = path.join(ctx.workDir, "encoder")
+      const encoder = yield* Effect.acquireRelease(stagePromise(() => loadTextEncoder(encoderDir)), (e) => Effect.promise(() => e.close()))
+      // BUILD_QUEUE set: the batches are encoded by build workers on any machine (pipeline/distributed).
+      const distributed = yield* buildQueueSettings
+      const encoding = Option.isSome(distributed) ? yield* queueEncoding(ctx, distributed.value, encoderDir, encoder.dimensions) : localEncoding(encoder)
+      return yield* stagePromise(() => embedApplications(ctx, encoder.dimensions, encoding))
+    }).pipe(
+      Effect.scoped,
+      // Config problems stay ConfigErrors; anything else (the queue, a worker, the store) becomes the stage's failure.
+      Effect.mapError((e) => (ConfigError.isConfigError(e) ? e : StageError.from(e)))
+    )
+}
 
-      // Rows were scaled to unit length as they were encoded (or were unit rows already).
-      const unitRows = matrix.subarray(0, key * dims)
-      const { built, choice, indexRecallAt10 } = indexWithRecall(unitRows, dims, ctx.progress)
-      const { raw, info } = built
-      raw.save(path.join(dir, "hnsw.usearch"))
-      await writeVectorFile(path.join(dir, VECTOR_FILE), unitRows)
-      // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
-      await fs.writeFile(path.join(dir, "index.json"), JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10 }, null, 2))
-      return {
-        outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
-        rowCounts: { vectors: key },
-        notes: [
-          earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,
-          `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}; recall@10 of the index over all ${key} vectors ${indexRecallAt10.toFixed(3)}`]
+const embedApplications = async (ctx: StageContext, dims: number, encoding: BatchEncoding): Promise<StageResult> => {
+  const dir = path.join(ctx.workDir, "index")
+  await fs.rm(dir, { recursive: true, force: true })
+  await fs.mkdir(dir, { recursive: true })
+  const vectorsFile = path.join(dir, "vectors.parquet")
+  // Vectors are staged in a DuckDB file, then written once to Parquet.
+  const stagingFile = path.join(dir, ".vectors.duckdb")
+  const db = await DuckDBInstance.create(stagingFile)
+  const out = await db.connect()
+  // A fixed-size FLOAT[dims] column appended a chunk at a time: rows as one list value per cell
+  // (appendList) cost 80% more CPU than the encoding itself, and the COPY scanned lists slower.
+  await out.run(`CREATE TABLE v (key INTEGER, app_num VARCHAR, vector FLOAT[${dims}], text_hash VARCHAR)`)
+  await out.run(`CREATE TABLE reused (key INTEGER, app_num VARCHAR, text_hash VARCHAR, earlier_key INTEGER)`)
+  const appender = await out.createAppender("v")
+  const rowTypes = [INTEGER, VARCHAR, ARRAY(FLOAT, dims), VARCHAR]
+  const reusedAppender = await out.createAppender("reused")
+  // Under a pinned encoder the earlier version's vectors of unchanged texts are taken over.
+  const earlier = await earlierVectors(out, ctx.previous?.dir, ctx.workDir, dims)
+  // All unit vectors stay in one growable buffer: the index is built in a single multi-threaded add.
+  let matrix = new Float32Array(dims * 4096)
+  const room = (rows: number) => {
+    if (rows * dims <= matrix.length) return
+    const grown = new Float32Array(Math.max(matrix.length * 2, rows * dims))
+    grown.set(matrix)
+    matrix = grown
+  }
+  let key = 0
+  let withoutText = 0
+  let designOrPlant = 0
+  let reusedCount = 0
+  try {
+    await withTables(ctx.workDir, async (conn) => {
+      const result = await conn.stream(`
+        SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
+        FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
+        ORDER BY a.app_num`)
+      // Texts to encode, with the key each will have: keys follow application order whether a
+      // vector is new or taken over.
+      type Batch = { key: number; app_num: string; text: string; hash: string }[]
+      let batch: Batch = []
+      // Batches sent and not yet placed, oldest first: placed in the order they were sent, as one at a time would be.
+      const sent: { batch: Batch; vectors: Promise<Float32Array[]> }[] = []
+      const place = async ({ batch, vectors: encoded }: (typeof sent)[number]) => {
+        const vectors = await encoded
+        const chunk = DuckDBDataChunk.create(rowTypes, batch.length)
+        chunk.setColumns([
+          batch.map((b) => b.key),
+          batch.map((b) => b.app_num),
+          // setItem only indexes `items`: the encoder's Float32Array goes in without a number[] copy.
+          vectors.map((v) => new DuckDBArrayValue(v as unknown as number[])),
+          batch.map((b) => b.hash)
+        ])
+        appender.appendDataChunk(chunk)
+        for (const [i, b] of batch.entries()) {
+          const row = matrix.subarray(b.key * dims, (b.key + 1) * dims)
+          row.set(vectors[i])
+          normalizeRows(row, dims)
+        }
+        ctx.progress.tick(batch.length, "documents encoded")
       }
+      const flush = async () => {
+        if (!batch.length) return
+        // A text gets the same vector whichever batch it falls in (core/encoder/batching.ts), so a
+        // build that encodes only new texts, or in batches of another size, equals one that encodes them all.
+        const vectors = encoding.encode(
+          batch.map((b) => b.text),
+          `applications ${batch[0].app_num} … ${batch[batch.length - 1].app_num}`
+        )
+        // Awaited in order below; a failure meanwhile must not count as an unhandled rejection.
+        vectors.catch(() => {})
+        sent.push({ batch, vectors })
+        batch = []
+        while (sent.length >= encoding.inFlight) await place(sent.shift()!)
+      }
+      for await (const rows of result.yieldRowsJs()) {
+        for (const [app_num, title, abstract, first_claim, docType] of rows as [string, string | null, string | null, string | null, string | null][]) {
+          if (isUnindexedDocType(docType)) {
+            designOrPlant++
+            continue
+          }
+          const text = indexedText({ title, abstract, firstClaim: first_claim })
+          if (!text) {
+            withoutText++
+            continue
+          }
+          const hash = textHash(text)
+          const k = key++
+          room(key)
+          const before = earlier?.byApp.get(app_num)
+          if (before && before.hash === hash) {
+            matrix.set(await earlier!.rows.row(before.key), k * dims)
+            reusedAppender.appendInteger(k)
+            reusedAppender.appendVarchar(app_num)
+            reusedAppender.appendVarchar(hash)
+            reusedAppender.appendInteger(before.key)
+            reusedAppender.endRow()
+            reusedCount++
+            continue
+          }
+          batch.push({ key: k, app_num, text, hash })
+          if (batch.length >= encoding.batchSize) await flush()
+        }
+      }
+      await flush()
+      while (sent.length > 0) await place(sent.shift()!)
     })
+    appender.flushSync()
+    appender.closeSync()
+    reusedAppender.flushSync()
+    reusedAppender.closeSync()
+    const taken = earlier
+      ? `UNION ALL SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
+      : ""
+    // vectors.parquet keeps its FLOAT[] (list) column, whatever the staging type.
+    await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM (SELECT * FROM v ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+  } finally {
+    out.closeSync()
+    db.closeSync()
+    await earlier?.rows.close()
+    await fs.rm(stagingFile, { force: true })
+    await fs.rm(`${stagingFile}.wal`, { force: true })
+  }
+
+  // Rows were scaled to unit length as they were encoded (or were unit rows already).
+  const unitRows = matrix.subarray(0, key * dims)
+  const { built, choice, indexRecallAt10 } = indexWithRecall(unitRows, dims, ctx.progress)
+  const { raw, info } = built
+  raw.save(path.join(dir, "hnsw.usearch"))
+  await writeVectorFile(path.join(dir, VECTOR_FILE), unitRows)
+  // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
+  await fs.writeFile(path.join(dir, "index.json"), JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10 }, null, 2))
+  return {
+    outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
+    rowCounts: { vectors: key },
+    notes: [
+      earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,
+      `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}; recall@10 of the index over all ${key} vectors ${indexRecallAt10.toFixed(3)}`]
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Distributed-build settings: nothing configured keeps the local thread pool; BUILD_QUEUE asks for
- * a partition store and a sound queue name; a worker always reads in at least one thread.
+ * a partition store, a sound queue name and a batch of at least one text; a worker always reads in
+ * at least one thread and encodes one batch at a time unless told otherwise.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option, Redacted } from "effect"
@@ -23,6 +24,7 @@ describe("distributed build settings", () => {
       expect(settings.queueName).toBe("ingest")
       expect(settings.store).toMatchObject({ bucket: "builds", prefix: "nightly/" })
       expect(settings.attempts).toBe(3)
+      expect(settings).toMatchObject({ embedBatch: 256, embedInFlight: 64 })
       expect(redisConnection(settings.redisUrl)).toMatchObject({ host: "127.0.0.1", port: 6379, db: 2, maxRetriesPerRequest: null })
     })
   )
@@ -35,6 +37,8 @@ describe("distributed build settings", () => {
       expect(String(invalid)).toMatch(/BUILD_STORE must be s3:/)
       const colon = yield* buildQueueSettings.pipe(withEnv({ BUILD_QUEUE: "redis://127.0.0.1:6379", BUILD_STORE: "s3://builds", BUILD_QUEUE_NAME: "a:b" }), Effect.flip)
       expect(String(colon)).toMatch(/BUILD_QUEUE_NAME/)
+      const emptyBatch = yield* buildQueueSettings.pipe(withEnv({ BUILD_QUEUE: "redis://127.0.0.1:6379", BUILD_STORE: "s3://builds", BUILD_EMBED_BATCH: "0" }), Effect.flip)
+      expect(String(emptyBatch)).toMatch(/BUILD_EMBED_BATCH must be 1 or more/)
     })
   )
 
@@ -42,6 +46,7 @@ describe("distributed build settings", () => {
     Effect.gen(function* () {
       const settings = yield* buildWorkerSettings.pipe(withEnv({ BUILD_QUEUE: "rediss://user:s%40cret@redis.internal:6380", INGEST_WORKERS: "0" }))
       expect(settings.concurrency).toBe(1)
+      expect(settings.embedConcurrency).toBe(1)
       expect(String(settings.redisUrl)).not.toMatch(/cret/)
       expect(Redacted.value(settings.redisUrl)).toMatch(/cret/)
       expect(redisConnection(settings.redisUrl)).toMatchObject({ host: "redis.internal", port: 6380, username: "user", password: "s@cret", tls: {} })
