@@ -15,8 +15,14 @@ export interface RecordSpec {
   readonly kind: RecordFileKind
   /** Tables the statement reads; the spec is skipped (and noted) when one is missing. */
   readonly tables: ReadonlyArray<string>
-  /** Returns a `k` column plus the record's columns, ordered by k (bytewise for text keys). */
-  readonly sql: string
+  /** Returns a `k` column plus the record's columns (bytewise order for text keys). */
+  readonly select: string
+  /**
+   * The order of the select's rows, over its output columns: k first, then the order of a key's
+   * rows within its record. Kept apart from the select so that a nightly build can filter the
+   * select to changed keys and still order what it writes exactly as a full build does.
+   */
+  readonly order: string
   /** Gather rows of one key into a list (else one row per key). */
   readonly grouped: boolean
 }
@@ -27,19 +33,21 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["applications", "vectors"],
     grouped: false,
-    sql: `
+    select: `
       SELECT a.app_num AS k, any_value(a.title) AS title, any_value(a.abstract) AS abstract, any_value(a.pub_num) AS pub_num,
              any_value(a.kind) AS kind, any_value(a.art_unit) AS art_unit,
              any_value(strftime(a.filing_date, '%Y-%m-%d')) AS filing_date, min(v.key)::BIGINT AS key
       FROM applications a LEFT JOIN vectors v ON v.app_num = a.app_num
-      WHERE a.app_num IS NOT NULL GROUP BY a.app_num ORDER BY k`
+      WHERE a.app_num IS NOT NULL GROUP BY a.app_num`,
+    order: "k"
   },
   {
     name: RECORDS.claims,
     kind: RecordFileKind.Keyed,
     tables: ["claims"],
     grouped: true,
-    sql: `SELECT app_num AS k, claim_num, text, depends_on, is_independent FROM claims WHERE app_num IS NOT NULL ORDER BY k, claim_num`
+    select: `SELECT app_num AS k, claim_num, text, depends_on, is_independent FROM claims WHERE app_num IS NOT NULL`,
+    order: "k, claim_num"
   },
   {
     name: RECORDS.points,
@@ -47,55 +55,57 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     tables: ["coordinates", "applications", "cpc_assignments"],
     grouped: false,
     // The points rule of api/patent-map/points.ts: the main symbol's section, else the alphabetically first.
-    sql: `
+    select: `
       WITH a AS (SELECT app_num, any_value(art_unit) AS art_unit, any_value(strftime(filing_date, '%Y-%m-%d')) AS filing_date, any_value(title) AS title
                  FROM applications GROUP BY app_num),
       s AS (SELECT app_num, coalesce(arg_min(section, symbol) FILTER (WHERE is_main), arg_min(section, symbol)) AS section
             FROM cpc_assignments GROUP BY app_num)
       SELECT c.key AS k, c.app_num, c.x, c.y, c.z, s.section, a.art_unit, a.filing_date, a.title
-      FROM coordinates c LEFT JOIN a USING (app_num) LEFT JOIN s USING (app_num)
-      ORDER BY c.key`
+      FROM coordinates c LEFT JOIN a USING (app_num) LEFT JOIN s USING (app_num)`,
+    order: "k"
   },
   {
     name: RECORDS.citations,
     kind: RecordFileKind.Keyed,
     tables: ["citations"],
     grouped: true,
-    sql: `SELECT citing_app AS k, cited_app, cited_doc, examiner_cited, citing_filing_year FROM citations WHERE citing_app IS NOT NULL
-          ORDER BY k, coalesce(cited_app, cited_doc)`
+    select: `SELECT citing_app AS k, cited_app, cited_doc, examiner_cited, citing_filing_year FROM citations WHERE citing_app IS NOT NULL`,
+    order: "k, coalesce(cited_app, cited_doc)"
   },
   {
     name: RECORDS.publications,
     kind: RecordFileKind.Keyed,
     tables: ["publications"],
     grouped: true,
-    sql: `SELECT DISTINCT pub_num AS k, app_num, kind FROM publications WHERE pub_num IS NOT NULL AND app_num IS NOT NULL ORDER BY k, app_num`
+    select: `SELECT DISTINCT pub_num AS k, app_num, kind FROM publications WHERE pub_num IS NOT NULL AND app_num IS NOT NULL`,
+    order: "k, app_num"
   },
   {
     name: RECORDS.cpc,
     kind: RecordFileKind.Keyed,
     tables: ["cpc_assignments"],
     grouped: true,
-    sql: `SELECT app_num AS k, symbol, bool_or(is_inventive) AS inventive, bool_or(is_main) AS main FROM cpc_assignments
-          WHERE app_num IS NOT NULL AND symbol IS NOT NULL GROUP BY app_num, symbol
-          ORDER BY k, main DESC, inventive DESC, symbol`
+    select: `SELECT app_num AS k, symbol, bool_or(is_inventive) AS inventive, bool_or(is_main) AS main FROM cpc_assignments
+          WHERE app_num IS NOT NULL AND symbol IS NOT NULL GROUP BY app_num, symbol`,
+    order: "k, main DESC, inventive DESC, symbol"
   },
   {
     name: RECORDS.paragraphs,
     kind: RecordFileKind.Keyed,
     tables: ["description_paragraphs"],
     grouped: true,
-    sql: `SELECT app_num AS k, seq, para_num, heading, text FROM description_paragraphs WHERE app_num IS NOT NULL ORDER BY k, seq`
+    select: `SELECT app_num AS k, seq, para_num, heading, text FROM description_paragraphs WHERE app_num IS NOT NULL`,
+    order: "k, seq"
   },
   {
     name: RECORDS.parents,
     kind: RecordFileKind.Keyed,
     tables: ["continuity"],
     grouped: true,
-    sql: `SELECT child_app AS k, parent_app, relation, parent_filed FROM (
+    select: `SELECT child_app AS k, parent_app, relation, parent_filed FROM (
             SELECT DISTINCT child_app, parent_app, relation, parent_filing_date, strftime(parent_filing_date, '%Y-%m-%d') AS parent_filed FROM continuity
-            WHERE child_app IS NOT NULL AND parent_app IS NOT NULL AND parent_app <> child_app)
-          ORDER BY k, parent_filing_date NULLS LAST, parent_app`
+            WHERE child_app IS NOT NULL AND parent_app IS NOT NULL AND parent_app <> child_app)`,
+    order: "k, parent_filed NULLS LAST, parent_app"
   },
   {
     name: RECORDS.examiners,
@@ -104,18 +114,20 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     grouped: false,
     // The variant art unit per examiner aggregated once and joined (a correlated subquery per
     // examiner cost three times as much on the sample's 5,143 examiners).
-    sql: `WITH v AS (SELECT examiner_id, ${variantArtUnitSql} AS variant_art_unit FROM examiners x GROUP BY examiner_id)
+    select: `WITH v AS (SELECT examiner_id, ${variantArtUnitSql} AS variant_art_unit FROM examiners x GROUP BY examiner_id)
           SELECT s.examiner_id AS k, s.*, v.variant_art_unit
           FROM (SELECT * FROM examiner_statistics QUALIFY row_number() OVER (PARTITION BY examiner_id) = 1) s
           LEFT JOIN v ON v.examiner_id = s.examiner_id
-          WHERE s.examiner_id IS NOT NULL ORDER BY k`
+          WHERE s.examiner_id IS NOT NULL`,
+    order: "k"
   },
   {
     name: RECORDS.artUnits,
     kind: RecordFileKind.Keyed,
     tables: ["art_unit_profiles"],
     grouped: false,
-    sql: `SELECT art_unit AS k, * FROM (SELECT * FROM art_unit_profiles QUALIFY row_number() OVER (PARTITION BY art_unit) = 1)
-          WHERE art_unit IS NOT NULL ORDER BY k`
+    select: `SELECT art_unit AS k, * FROM (SELECT * FROM art_unit_profiles QUALIFY row_number() OVER (PARTITION BY art_unit) = 1)
+          WHERE art_unit IS NOT NULL`,
+    order: "k"
   }
 ]

@@ -1,6 +1,8 @@
 /**
  * The serving stage: writes the record files (core/serving) the API reads by key, so that no
- * request scans a table. Every spec in specs.ts becomes serving/<name>.{bin,idx}.
+ * request scans a table. Every spec in specs.ts becomes serving/<name>.{bin,idx}; a keyed one also
+ * gets per-key fingerprints, with which a nightly build copies unchanged records from the version it
+ * replaces and writes only new and changed ones (take-over.ts).
  *
  * Rows are streamed from DuckDB in key order and grouped in JavaScript, so memory stays bounded
  * by one key's rows plus the index arrays (about 20 bytes per key).
@@ -11,9 +13,10 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
-import { SERVING_DIR } from "../../core/serving/records.ts"
+import { RecordFileKind, SERVING_DIR } from "../../core/serving/records.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
+import { earlierRecords, fingerprintSql, mergeRecords, orderedSql, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
@@ -27,42 +30,70 @@ const rowOf = (columns: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =
   return row
 }
 
-const writeSpec = async (
-  conn: Awaited<ReturnType<DuckDBInstance["connect"]>>,
-  workDir: string,
-  spec: RecordSpec,
-  tick: (n: number) => void
-) => {
-  const writer = await openRecordWriter(workDir, spec.name, spec.kind)
-  const result = await conn.stream(spec.sql)
+type Connection = Awaited<ReturnType<DuckDBInstance["connect"]>>
+
+/** A spec's records in key order, serialised, from its rows (grouped specs gather a key's rows into one list). */
+async function* recordsOf(conn: Connection, spec: RecordSpec, sql: string, tick: (n: number) => void): AsyncGenerator<{ key: string; bytes: Buffer }> {
+  const result = await conn.stream(sql)
   const columns = result.columnNames()
   let currentKey: unknown
   let group: Array<Record<string, unknown>> = []
-  const flush = async () => {
-    if (group.length) await writer.add(currentKey as string | number, group)
-    group = []
-  }
+  const serialised = (record: unknown) => Buffer.from(JSON.stringify(record), "utf8")
   for await (const rows of result.yieldRowsJs()) {
     for (const values of rows) {
       const key = plain(values[0])
       if (key === null || key === undefined) continue
       if (!spec.grouped) {
-        await writer.add(key as string | number, rowOf(columns, values))
+        yield { key: String(key), bytes: serialised(rowOf(columns, values)) }
         continue
       }
       if (key !== currentKey) {
-        await flush()
+        if (group.length) yield { key: String(currentKey), bytes: serialised(group) }
+        group = []
         currentKey = key
       }
       group.push(rowOf(columns, values))
     }
     tick(rows.length)
   }
-  await flush()
-  return writer.finish()
+  if (group.length) yield { key: String(currentKey), bytes: serialised(group) }
 }
 
-export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}): Promise<StageResult> => {
+/**
+ * One spec's record file, and for keyed files their fingerprints. With an earlier version's file
+ * and fingerprints (a nightly build under the same stage code), only new and changed keys are
+ * queried and serialised; the rest are copied (take-over.ts).
+ */
+const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, earlierDir: string | undefined, tick: (n: number) => void) => {
+  const writer = await openRecordWriter(workDir, spec.name, spec.kind)
+  if (spec.kind === RecordFileKind.Ordinal) {
+    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addBytes(Number(r.key), r.bytes)
+    const written = await writer.finish()
+    return { ...written, note: undefined }
+  }
+  await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${fingerprintSql(spec)}`)
+  const earlier = earlierDir ? await earlierRecords(earlierDir, spec) : undefined
+  let note: string | undefined
+  if (earlier) {
+    const before = `read_parquet(${sqlString(earlier.fingerprints)})`
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS SELECT c.k FROM _fingerprints c LEFT JOIN ${before} e ON e.k = c.k WHERE e.h IS DISTINCT FROM c.h`)
+    const dropped = new Set(
+      ((await conn.runAndReadAll(`SELECT e.k FROM ${before} e LEFT JOIN _fingerprints c ON c.k = e.k WHERE c.h IS DISTINCT FROM e.h`)).getRows() as [string][]).map(([k]) => k)
+    )
+    const fresh = recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick)
+    const takenOver = await mergeRecords(earlier, dropped, fresh, writer)
+    const written = await writer.finish()
+    note = `serving/${spec.name}: ${takenOver} records taken over from the earlier version, ${written.records - takenOver} written anew, ${dropped.size} earlier ones replaced or removed`
+    const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
+    return { records: written.records, outputs: [...written.outputs, fingerprints], note }
+  }
+  for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addBytes(r.key, r.bytes)
+  const written = await writer.finish()
+  const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
+  return { records: written.records, outputs: [...written.outputs, fingerprints], note }
+}
+
+export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string): Promise<StageResult> => {
   // A spec skipped for a missing table must not leave an earlier file of that name behind.
   await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
   const db = await DuckDBInstance.create(":memory:", {
@@ -86,9 +117,10 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
         notes.push(`serving/${spec.name} not written: the version has no ${missing.join(", ")} table`)
         continue
       }
-      const written = await writeSpec(conn, workDir, spec, tick)
+      const written = await writeSpec(conn, workDir, spec, earlierDir, tick)
       outputs.push(...written.outputs)
       rowCounts[`serving_${spec.name}`] = written.records
+      if (written.note) notes.push(written.note)
     }
   } finally {
     conn.closeSync()
@@ -103,5 +135,13 @@ export const servingStage: Stage = {
   sources: ["pipeline/serving", "core/serving", "core/prosecution/sections.ts"],
   dependsOn: ["ingest", "embed", "map", "prosecution"],
   readsCorpusFile: () => false,
-  run: (ctx) => stagePromise(() => writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows")))
+  run: (ctx) =>
+    stagePromise(() =>
+      // Records are taken over only from an earlier version whose serving stage ran the same code.
+      writeServingRecords(
+        ctx.workDir,
+        (n) => ctx.progress.tick(n, "serving rows"),
+        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined
+      )
+    )
 }

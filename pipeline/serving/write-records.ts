@@ -45,6 +45,8 @@ const writeChunk = (out: NodeJS.WritableStream, buf: Buffer) =>
 export interface RecordWriter {
   /** Keyed files: keys strictly increasing as UTF-8 bytes. Ordinal files: integer keys increasing. */
   readonly add: (key: string | number, record: unknown) => Promise<void>
+  /** A record already serialised (taken over from an earlier version's file), under the same ordering rule. */
+  readonly addBytes: (key: string | number, bytes: Buffer) => Promise<void>
   readonly finish: () => Promise<{ readonly records: number; readonly outputs: ReadonlyArray<string> }>
 }
 
@@ -73,7 +75,7 @@ export const openRecordWriter = async (versionDir: string, name: string, kind: R
     await writeChunk(out, chunk)
   }
 
-  const add = async (key: string | number, record: unknown) => {
+  const addBytes = async (key: string | number, bytes: Buffer) => {
     if (kind === RecordFileKind.Ordinal) {
       const position = Number(key)
       if (!Number.isInteger(position) || position < offsets.length - 1) throw new Error(`${name}: ordinal key ${key} out of order`)
@@ -88,7 +90,6 @@ export const openRecordWriter = async (versionDir: string, name: string, kind: R
       if (keyLength > 0xffffffff) throw new Error(`${name}: keys exceed 4 GiB`)
       keyOffsets.push(keyLength)
     }
-    const bytes = Buffer.from(JSON.stringify(record), "utf8")
     pending.push(bytes)
     pendingBytes += bytes.length
     if (pendingBytes >= FLUSH_BYTES) await flush()
@@ -96,6 +97,7 @@ export const openRecordWriter = async (versionDir: string, name: string, kind: R
     offsets.push(offset)
     records++
   }
+  const add = (key: string | number, record: unknown) => addBytes(key, Buffer.from(JSON.stringify(record), "utf8"))
 
   const finish = async () => {
     await flush()
@@ -110,5 +112,5 @@ export const openRecordWriter = async (versionDir: string, name: string, kind: R
     await fs.writeFile(path.join(versionDir, files.index), index)
     return { records, outputs: [files.data, files.index] }
   }
-  return { add, finish }
+  return { add, addBytes, finish }
 }

@@ -1,0 +1,111 @@
+/**
+ * A nightly build's record files (pipeline/serving/take-over.ts) are byte for byte the files a
+ * full write gives, while copying the records of keys whose rows did not change from the version
+ * they replace.
+ *
+ * From the sample build's tables, two nights are made: the earlier one lacks a tenth of the
+ * applications (by hash) and has other claim texts for another tenth; the later one has those
+ * applications and texts, but lacks a third tenth (deleted overnight). The later night's records
+ * written with the earlier night's files at hand equal its records written from scratch.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { filesUnder, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { SERVING_DIR } from "../../core/serving/records.ts"
+import { writeServingRecords } from "../../pipeline/serving/stage.ts"
+import { tempDir } from "../api/support.ts"
+
+const versionDir = inject("sampleArtifacts")
+
+/** The application-number column of each table the record specs read (others are copied whole). */
+const appColumn: Readonly<Record<string, string>> = {
+  applications: "app_num",
+  claims: "app_num",
+  description_paragraphs: "app_num",
+  cpc_assignments: "app_num",
+  citations: "citing_app",
+  continuity: "child_app",
+  publications: "app_num",
+  vectors: "app_num",
+  coordinates: "app_num"
+}
+
+/** A night's copy of the version's tables: applications of tenth `absent` left out, claims of tenth `edited` reworded. */
+const night = async (dir: string, o: { absent: number; edited?: number }) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const c = await db.connect()
+  try {
+    for (const rel of await parquetFilesOf(versionDir)) {
+      const table = path.basename(rel, ".parquet")
+      await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true })
+      const column = appColumn[table]
+      const source = `read_parquet(${sqlString(path.join(versionDir, rel))})`
+      const keep = column ? `WHERE ${column} IS NULL OR hash(${column}) % 10 <> ${o.absent}` : ""
+      const select =
+        table === "claims" && o.edited !== undefined
+          ? `SELECT * REPLACE (CASE WHEN hash(app_num) % 10 = ${o.edited} THEN text || ' (as first filed)' ELSE text END AS text) FROM ${source} ${keep}`
+          : `SELECT * FROM ${source} ${keep}`
+      await c.run(`COPY (${select}) TO ${sqlString(path.join(dir, rel))} (FORMAT parquet)`)
+    }
+  } finally {
+    c.closeSync()
+    db.closeSync()
+  }
+}
+
+const servingFiles = async (dir: string) => (await filesUnder(path.join(dir, SERVING_DIR))).sort()
+
+let root: string
+let earlier: string
+let fromScratch: string
+let nightly: string
+let nightlyNotes: ReadonlyArray<string>
+
+beforeAll(async () => {
+  root = tempDir("serving-take-over")
+  earlier = path.join(root, "earlier")
+  fromScratch = path.join(root, "scratch")
+  nightly = path.join(root, "nightly")
+  await night(earlier, { absent: 0, edited: 1 })
+  await night(fromScratch, { absent: 2 })
+  await night(nightly, { absent: 2 })
+  await writeServingRecords(earlier)
+  await writeServingRecords(fromScratch)
+  nightlyNotes = (await writeServingRecords(nightly, () => {}, earlier)).notes ?? []
+}, 300_000)
+
+afterAll(async () => {
+  if (root) await fs.rm(root, { recursive: true, force: true })
+})
+
+describe("serving records of a nightly build", () => {
+  it("are byte-identical to a full write, record files and fingerprints alike", async () => {
+    const files = await servingFiles(fromScratch)
+    expect(files).toEqual(await servingFiles(nightly))
+    expect(files).toContain("claims.bin")
+    expect(files).toContain(".fingerprints/claims.parquet")
+    for (const f of files) {
+      const [a, b] = await Promise.all([fs.readFile(path.join(fromScratch, SERVING_DIR, f)), fs.readFile(path.join(nightly, SERVING_DIR, f))])
+      expect(a.equals(b), `serving/${f} differs from the full write`).toBe(true)
+    }
+  })
+
+  it("copies the unchanged records and writes only what was added, changed or removed", () => {
+    const claims = nightlyNotes.find((n) => n.startsWith("serving/claims:"))
+    expect(claims).toBeDefined()
+    const [takenOver, written, replaced] = claims!.match(/\d+/g)!.map(Number)
+    // About seven tenths of the applications are unchanged, one tenth is new, one tenth reworded and one tenth gone.
+    expect(takenOver).toBeGreaterThan(written * 2)
+    expect(written).toBeGreaterThan(0)
+    expect(replaced).toBeGreaterThan(0)
+    // Ordinal files (map points by vector key) are always written whole, so they carry no note.
+    expect(nightlyNotes.some((n) => n.startsWith("serving/points:"))).toBe(false)
+  })
+
+  it("writes everything anew without an earlier version, and keeps no fingerprint out of step", async () => {
+    const scratchNotes = (await writeServingRecords(fromScratch)).notes ?? []
+    expect(scratchNotes.filter((n) => n.includes("taken over"))).toEqual([])
+  })
+})
