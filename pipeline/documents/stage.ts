@@ -5,50 +5,97 @@
  * Outputs (documents/)
  *   stored.bin           UTF-8 JSON arrays [title, abstract, first_claim], concatenated
  *   stored_docs.parquet  app_num, offset, length
+ *   .fingerprints/       per-application fingerprints (the stage's own state, for nightly builds)
  */
-import { DuckDBInstance } from "@duckdb/node-api"
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { encodeStoredDocument, STORED_DIR, STORED_FILE, STORED_TABLE } from "../../core/search/stored.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
+import { changedKeys, type EarlierListing, mergeRecords } from "../stages/take-over.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 
 const write = (out: NodeJS.WritableStream, buf: Buffer) =>
   new Promise<void>((resolve) => (out.write(buf) ? resolve() : out.once("drain", () => resolve())))
 
-/** Writes documents/ under `workDir` from its tables/ (also used to add the folder to a version built before this stage). */
-export const writeStoredDocuments = async (workDir: string, tick: (n: number) => void = () => {}): Promise<StageResult> => {
+/** What each application's stored document is made of (one row per application). */
+const DOCUMENT_ROWS = `
+  SELECT a.app_num AS k, a.title, a.abstract, c.text AS first_claim
+  FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1`
+
+/** Per-application fingerprints of the stored documents: the stage's own state, for the next night's build. */
+const FINGERPRINTS = `${STORED_DIR}/.fingerprints/${STORED_TABLE}.parquet`
+
+/** The documents of `rows` (k, title, abstract, first_claim), serialised, in application order. */
+async function* documentsOf(src: DuckDBConnection, only: string | undefined, tick: (n: number) => void) {
+  const result = await src.stream(`SELECT * FROM (${DOCUMENT_ROWS}) AS s${only ? ` WHERE s.k IN (SELECT k FROM ${only})` : ""} ORDER BY s.k`)
+  for await (const rows of result.yieldRowsJs()) {
+    for (const [key, title, abstract, firstClaim] of rows as [string, string | null, string | null, string | null][]) {
+      yield { key, bytes: encodeStoredDocument({ title, abstract, firstClaim }) }
+    }
+    tick(rows.length)
+  }
+}
+
+/** An earlier version's stored documents in application order, when it has them and their fingerprints. */
+const earlierDocuments = async (conn: DuckDBConnection, dir: string): Promise<(EarlierListing & { fingerprints: string }) | undefined> => {
+  const files = { data: path.join(dir, STORED_DIR, STORED_FILE), index: path.join(dir, STORED_DIR, `${STORED_TABLE}.parquet`), fingerprints: path.join(dir, FINGERPRINTS) }
+  if (!(await Promise.all(Object.values(files).map((f) => fs.access(f).then(() => true, () => false)))).every(Boolean)) return undefined
+  const keys: Buffer[] = []
+  const spans: Array<readonly [number, number]> = []
+  const result = await conn.stream(`SELECT app_num, "offset", length FROM read_parquet(${sqlString(files.index)}) ORDER BY app_num`)
+  for await (const rows of result.yieldRowsJs()) {
+    for (const [app, offset, length] of rows as [string, bigint, number][]) {
+      keys.push(Buffer.from(app, "utf8"))
+      spans.push([Number(offset), Number(offset) + length])
+    }
+  }
+  return { data: files.data, fingerprints: files.fingerprints, count: keys.length, keyAt: (at) => keys[at]!, spanAt: (at) => spans[at]! }
+}
+
+/**
+ * Writes documents/ under `workDir` from its tables/ (also used to add the folder to a version
+ * built before this stage). With `earlierDir`, the version a nightly build replaces, the documents
+ * of unchanged applications are copied from it and only new and changed ones are read and
+ * serialised (pipeline/stages/take-over.ts); the files are the same either way.
+ */
+export const writeStoredDocuments = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string): Promise<StageResult> => {
   const dir = path.join(workDir, STORED_DIR)
   await fs.rm(dir, { recursive: true, force: true })
-  await fs.mkdir(dir, { recursive: true })
+  await fs.mkdir(path.join(dir, path.dirname(path.relative(STORED_DIR, FINGERPRINTS))), { recursive: true })
   const staging = await DuckDBInstance.create(":memory:")
   const conn = await staging.connect()
   const out = createWriteStream(path.join(dir, STORED_FILE))
   let stored = 0
+  const notes: string[] = []
   try {
     await conn.run(`CREATE TABLE d (app_num VARCHAR, "offset" BIGINT, length INTEGER)`)
     const index = await conn.createAppender("d")
     let offset = 0
-    await withTables(workDir, async (src) => {
-      const result = await src.stream(`
-        SELECT a.app_num, a.title, a.abstract, c.text AS first_claim
-        FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
-        ORDER BY a.app_num`)
-      for await (const rows of result.yieldRowsJs()) {
-        for (const [appNum, title, abstract, firstClaim] of rows as [string, string | null, string | null, string | null][]) {
-          const bytes = encodeStoredDocument({ title, abstract, firstClaim })
-          await write(out, bytes)
-          index.appendVarchar(appNum)
-          index.appendBigInt(BigInt(offset))
-          index.appendInteger(bytes.length)
-          index.endRow()
-          offset += bytes.length
-          stored++
-        }
-        tick(rows.length)
+    const writer = {
+      addBytes: async (appNum: string, bytes: Buffer) => {
+        await write(out, bytes)
+        index.appendVarchar(appNum)
+        index.appendBigInt(BigInt(offset))
+        index.appendInteger(bytes.length)
+        index.endRow()
+        offset += bytes.length
+        stored++
       }
+    }
+    await withTables(workDir, async (src) => {
+      await src.run(`CREATE TEMP TABLE _fingerprints AS SELECT s.k, hash(list(hash(s) ORDER BY hash(s))) AS h FROM (${DOCUMENT_ROWS}) AS s GROUP BY s.k`)
+      const earlier = earlierDir ? await earlierDocuments(src, earlierDir) : undefined
+      if (earlier) {
+        const dropped = await changedKeys(src, earlier.fingerprints, "_fingerprints", "_fresh")
+        const takenOver = await mergeRecords(earlier, dropped, documentsOf(src, "_fresh", tick), writer)
+        notes.push(`${takenOver} documents taken over from the earlier version, ${stored - takenOver} written anew, ${dropped.size} earlier ones replaced or removed`)
+      } else {
+        for await (const d of documentsOf(src, undefined, tick)) await writer.addBytes(d.key, d.bytes)
+      }
+      await src.run(`COPY (SELECT k, h FROM _fingerprints ORDER BY k) TO ${sqlString(path.join(workDir, FINGERPRINTS))} (FORMAT parquet, COMPRESSION zstd)`)
     })
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())))
     index.flushSync()
@@ -59,7 +106,7 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
     conn.closeSync()
     staging.closeSync()
   }
-  return { outputs: [`${STORED_DIR}/${STORED_FILE}`, `${STORED_DIR}/${STORED_TABLE}.parquet`], rowCounts: { [STORED_TABLE]: stored } }
+  return { outputs: [`${STORED_DIR}/${STORED_FILE}`, `${STORED_DIR}/${STORED_TABLE}.parquet`, FINGERPRINTS], rowCounts: { [STORED_TABLE]: stored }, notes }
 }
 
 export const documentsStage: Stage = {
@@ -67,5 +114,13 @@ export const documentsStage: Stage = {
   sources: ["pipeline/documents", "core/search/stored.ts"],
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
-  run: (ctx) => stagePromise(() => writeStoredDocuments(ctx.workDir, (n) => ctx.progress.tick(n, "documents stored")))
+  run: (ctx) =>
+    stagePromise(() =>
+      // Documents are taken over only from an earlier version whose documents stage ran the same code.
+      writeStoredDocuments(
+        ctx.workDir,
+        (n) => ctx.progress.tick(n, "documents stored"),
+        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined
+      )
+    )
 }

@@ -16,7 +16,8 @@ import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { RecordFileKind, SERVING_DIR } from "../../core/serving/records.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
-import { earlierRecords, fingerprintSql, mergeRecords, orderedSql, writeFingerprints } from "./take-over.ts"
+import { changedKeys, mergeRecords } from "../stages/take-over.ts"
+import { earlierRecords, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
@@ -75,13 +76,9 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   const earlier = earlierDir ? await earlierRecords(earlierDir, spec) : undefined
   let note: string | undefined
   if (earlier) {
-    const before = `read_parquet(${sqlString(earlier.fingerprints)})`
-    await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS SELECT c.k FROM _fingerprints c LEFT JOIN ${before} e ON e.k = c.k WHERE e.h IS DISTINCT FROM c.h`)
-    const dropped = new Set(
-      ((await conn.runAndReadAll(`SELECT e.k FROM ${before} e LEFT JOIN _fingerprints c ON c.k = e.k WHERE c.h IS DISTINCT FROM e.h`)).getRows() as [string][]).map(([k]) => k)
-    )
+    const dropped = await changedKeys(conn, earlier.fingerprints, "_fingerprints", "_fresh")
     const fresh = recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick)
-    const takenOver = await mergeRecords(earlier, dropped, fresh, writer)
+    const takenOver = await mergeRecords(await recordFileListing(earlier), dropped, fresh, writer)
     const written = await writer.finish()
     note = `serving/${spec.name}: ${takenOver} records taken over from the earlier version, ${written.records - takenOver} written anew, ${dropped.size} earlier ones replaced or removed`
     const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")

@@ -17,8 +17,8 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
 import { decodeIndex, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
+import type { EarlierListing } from "../stages/take-over.ts"
 import type { RecordSpec } from "./specs.ts"
-import type { RecordWriter } from "./write-records.ts"
 
 export const fingerprintFile = (name: string) => `${SERVING_DIR}/.fingerprints/${name}.parquet`
 
@@ -47,53 +47,14 @@ export const earlierRecords = async (dir: string, spec: RecordSpec) => {
   return present.every(Boolean) ? paths : undefined
 }
 
-/** Reads spans of a file in increasing order through a window, so copying records is a sequential read. */
-class SequentialSpans {
-  private window = Buffer.alloc(0)
-  private start = 0
-  constructor(private readonly handle: fs.FileHandle, private readonly windowBytes = 4 << 20) {}
-  async span(from: number, to: number): Promise<Buffer> {
-    if (from >= this.start && to <= this.start + this.window.length) return this.window.subarray(from - this.start, to - this.start)
-    // A fresh buffer each time: spans already handed out stay valid while the writer holds them.
-    const size = Math.max(this.windowBytes, to - from)
-    const buffer = Buffer.allocUnsafe(size)
-    const { bytesRead } = await this.handle.read(buffer, 0, size, from)
-    if (bytesRead < to - from) throw new Error(`short read at ${from}: the earlier record file is cut short`)
-    this.window = buffer.subarray(0, bytesRead)
-    this.start = from
-    return this.window.subarray(0, to - from)
-  }
-}
-
-/** New and changed records, in key order: what the merge interleaves with the taken-over ones. */
-export type FreshRecords = AsyncIterator<{ readonly key: string; readonly bytes: Buffer }>
-
-/**
- * Writes the merged record file: the earlier file's records except `dropped` keys, and `fresh`
- * (keys not among the kept ones), all in bytewise key order. Returns how many were taken over.
- */
-export const mergeRecords = async (earlier: { readonly data: string; readonly index: string }, dropped: ReadonlySet<string>, fresh: FreshRecords, writer: RecordWriter) => {
+/** An earlier record file's listing, from its index. */
+export const recordFileListing = async (earlier: { readonly data: string; readonly index: string }): Promise<EarlierListing> => {
   const layout = decodeIndex(await fs.readFile(earlier.index))
   if (layout.kind !== RecordFileKind.Keyed) throw new Error(`${earlier.index} is not a keyed record file`)
-  const handle = await fs.open(earlier.data, "r")
-  const spans = new SequentialSpans(handle)
-  let takenOver = 0
-  try {
-    let next = await fresh.next()
-    for (let at = 0; at < layout.count; at++) {
-      const keyBytes = layout.keyBytes!.subarray(layout.keyOffsets![at], layout.keyOffsets![at + 1])
-      while (!next.done && Buffer.compare(Buffer.from(next.value.key, "utf8"), keyBytes) < 0) {
-        await writer.addBytes(next.value.key, next.value.bytes)
-        next = await fresh.next()
-      }
-      const key = keyBytes.toString("utf8")
-      if (dropped.has(key)) continue
-      await writer.addBytes(key, await spans.span(layout.recordOffsets[at], layout.recordOffsets[at + 1]))
-      takenOver++
-    }
-    for (; !next.done; next = await fresh.next()) await writer.addBytes(next.value.key, next.value.bytes)
-  } finally {
-    await handle.close()
+  return {
+    data: earlier.data,
+    count: layout.count,
+    keyAt: (at) => layout.keyBytes!.subarray(layout.keyOffsets![at], layout.keyOffsets![at + 1]),
+    spanAt: (at) => [layout.recordOffsets[at], layout.recordOffsets[at + 1]]
   }
-  return takenOver
 }

@@ -14,6 +14,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { filesUnder, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { SERVING_DIR } from "../../core/serving/records.ts"
+import { writeStoredDocuments } from "../../pipeline/documents/stage.ts"
 import { writeServingRecords } from "../../pipeline/serving/stage.ts"
 import { tempDir } from "../api/support.ts"
 
@@ -62,6 +63,7 @@ let earlier: string
 let fromScratch: string
 let nightly: string
 let nightlyNotes: ReadonlyArray<string>
+let documentNotes: ReadonlyArray<string>
 
 beforeAll(async () => {
   root = tempDir("serving-take-over")
@@ -74,6 +76,9 @@ beforeAll(async () => {
   await writeServingRecords(earlier)
   await writeServingRecords(fromScratch)
   nightlyNotes = (await writeServingRecords(nightly, () => {}, earlier)).notes ?? []
+  await writeStoredDocuments(earlier)
+  await writeStoredDocuments(fromScratch)
+  documentNotes = (await writeStoredDocuments(nightly, () => {}, earlier)).notes ?? []
 }, 300_000)
 
 afterAll(async () => {
@@ -107,5 +112,32 @@ describe("serving records of a nightly build", () => {
   it("writes everything anew without an earlier version, and keeps no fingerprint out of step", async () => {
     const scratchNotes = (await writeServingRecords(fromScratch)).notes ?? []
     expect(scratchNotes.filter((n) => n.includes("taken over"))).toEqual([])
+  })
+})
+
+describe("stored documents of a nightly build", () => {
+  it("are byte-identical to a full write, and the unchanged ones are copied", async () => {
+    const files = (await filesUnder(path.join(fromScratch, "documents"))).sort()
+    expect(files).toEqual(["stored.bin", "stored_docs.parquet", ".fingerprints/stored_docs.parquet"].sort())
+    for (const f of files) {
+      if (f.endsWith(".parquet")) continue // Parquet files carry their writer's metadata; their rows are compared below.
+      const [a, b] = await Promise.all([fs.readFile(path.join(fromScratch, "documents", f)), fs.readFile(path.join(nightly, "documents", f))])
+      expect(a.equals(b), `documents/${f} differs from the full write`).toBe(true)
+    }
+    const db = await DuckDBInstance.create(":memory:")
+    const c = await db.connect()
+    try {
+      for (const f of files.filter((f) => f.endsWith(".parquet"))) {
+        const rows = async (dir: string) => (await c.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(path.join(dir, "documents", f))})`)).getRowsJS()
+        expect(await rows(nightly)).toEqual(await rows(fromScratch))
+      }
+    } finally {
+      c.closeSync()
+      db.closeSync()
+    }
+    const [takenOver, written, replaced] = documentNotes[0]!.match(/\d+/g)!.map(Number)
+    expect(takenOver).toBeGreaterThan(written * 2)
+    expect(written).toBeGreaterThan(0)
+    expect(replaced).toBeGreaterThan(0)
   })
 })

@@ -1,0 +1,85 @@
+/**
+ * Taking keyed records over from the version a build replaces: a stage that writes one record per
+ * key (serving record files, stored documents) fingerprints each key's rows, compares them with
+ * the earlier version's fingerprints (changedKeys), and writes the earlier records of unchanged
+ * keys as copied bytes beside freshly serialised ones for the rest (mergeRecords), in one
+ * sequential pass over the earlier data file. The result equals a full write byte for byte.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import { sqlString } from "../../core/artifacts/files.ts"
+
+/** Reads spans of a file in increasing order through a window, so copying records is a sequential read. */
+class SequentialSpans {
+  private window = Buffer.alloc(0)
+  private start = 0
+  constructor(private readonly handle: fs.FileHandle, private readonly windowBytes = 4 << 20) {}
+  async span(from: number, to: number): Promise<Buffer> {
+    if (from >= this.start && to <= this.start + this.window.length) return this.window.subarray(from - this.start, to - this.start)
+    // A fresh buffer each time: spans already handed out stay valid while the writer holds them.
+    const size = Math.max(this.windowBytes, to - from)
+    const buffer = Buffer.allocUnsafe(size)
+    const { bytesRead } = await this.handle.read(buffer, 0, size, from)
+    if (bytesRead < to - from) throw new Error(`short read at ${from}: the earlier record file is cut short`)
+    this.window = buffer.subarray(0, bytesRead)
+    this.start = from
+    return this.window.subarray(0, to - from)
+  }
+}
+
+/** New and changed records, in key order: what the merge interleaves with the taken-over ones. */
+export type FreshRecords = AsyncIterator<{ readonly key: string; readonly bytes: Buffer }>
+
+/** The records of an earlier file in key order: key bytes and the span of each in its data file. */
+export interface EarlierListing {
+  readonly data: string
+  readonly count: number
+  readonly keyAt: (at: number) => Buffer
+  readonly spanAt: (at: number) => readonly [from: number, to: number]
+}
+
+/**
+ * Writes the merged file: the earlier file's records except `dropped` keys, and `fresh` (keys not
+ * among the kept ones), all in bytewise key order. Returns how many were taken over.
+ */
+export const mergeRecords = async (
+  earlier: EarlierListing,
+  dropped: ReadonlySet<string>,
+  fresh: FreshRecords,
+  writer: { readonly addBytes: (key: string, bytes: Buffer) => Promise<void> }
+) => {
+  const handle = await fs.open(earlier.data, "r")
+  const spans = new SequentialSpans(handle)
+  let takenOver = 0
+  try {
+    let next = await fresh.next()
+    for (let at = 0; at < earlier.count; at++) {
+      const keyBytes = earlier.keyAt(at)
+      while (!next.done && Buffer.compare(Buffer.from(next.value.key, "utf8"), keyBytes) < 0) {
+        await writer.addBytes(next.value.key, next.value.bytes)
+        next = await fresh.next()
+      }
+      const key = keyBytes.toString("utf8")
+      if (dropped.has(key)) continue
+      const [from, to] = earlier.spanAt(at)
+      await writer.addBytes(key, await spans.span(from, to))
+      takenOver++
+    }
+    for (; !next.done; next = await fresh.next()) await writer.addBytes(next.value.key, next.value.bytes)
+  } finally {
+    await handle.close()
+  }
+  return takenOver
+}
+
+/**
+ * Which keys changed between an earlier fingerprint file and this build's fingerprints (table
+ * `current`): `fresh` (a table of keys to write anew: new or changed) is created, and the earlier
+ * keys to leave out (changed or deleted) are returned.
+ */
+export const changedKeys = async (conn: DuckDBConnection, earlierFingerprints: string, current: string, fresh: string) => {
+  const before = `read_parquet(${sqlString(earlierFingerprints)})`
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${fresh} AS SELECT c.k FROM ${current} c LEFT JOIN ${before} e ON e.k = c.k WHERE e.h IS DISTINCT FROM c.h`)
+  const rows = (await conn.runAndReadAll(`SELECT e.k FROM ${before} e LEFT JOIN ${current} c ON c.k = e.k WHERE c.h IS DISTINCT FROM e.h`)).getRows() as [string][]
+  return new Set(rows.map(([k]) => k))
+}
