@@ -41,10 +41,11 @@ export interface QueueBatchEncoding {
 
 /**
  * Opens the embedding queue for the scope's lifetime and stores the encoder in `encoderFolder`
- * (`dims` wide) for the workers. `codeVersion` is the encoding code the jobs ask for (default: this
- * checkout's; tests ask for another to see a worker refuse).
+ * (`dims` wide, run with `threads` intra-op threads, as the stage runs its own) for the workers.
+ * `codeVersion` is the encoding code the jobs ask for (default: this checkout's; tests ask for
+ * another to see a worker refuse).
  */
-export const batchEncodingInQueue = (settings: BuildQueueSettings, encoderFolder: string, dims: number, codeVersion?: string) =>
+export const batchEncodingInQueue = (settings: BuildQueueSettings, encoderFolder: string, dims: number, threads: number, codeVersion?: string) =>
   Effect.gen(function* () {
     const queue = embedQueueName(settings.queueName)
     const unavailable = (e: unknown) => new BuildQueueUnavailable({ queue, reason: reasonOf(e) })
@@ -82,9 +83,9 @@ export const batchEncodingInQueue = (settings: BuildQueueSettings, encoderFolder
 
     const encode = (texts: ReadonlyArray<string>, applications: string) =>
       Effect.gen(function* () {
-        const key = batchKey(encoder, version, texts)
+        const key = batchKey(encoder, version, threads, texts)
         const failed = (reason: string) => new DistributedEncodeFailed({ batch: key, applications, reason })
-        const task: EncodeBatchJob = { key, encoder, codeVersion: version, dims, texts, store }
+        const task: EncodeBatchJob = { key, encoder, codeVersion: version, dims, threads, texts, store }
         const add = Effect.tryPromise({ try: () => jobs.add(ENCODE_BATCH, task, { jobId: key }), catch: unavailable })
         // A job left finished by an earlier run under the same key would make the add a no-op and
         // never run again: it is removed first (a waiting or active one is adopted as it is). The

@@ -40,8 +40,8 @@ export class BatchEncodeFailed extends Data.TaggedError("BatchEncodeFailed")<{
   }
 }
 
-/** Where a build keeps its encoder: the cache key (Data.struct: equal by value). */
-type StoredEncoderAt = Readonly<{ bucket: string; prefix: string; hash: string }>
+/** Where a build keeps its encoder and how many threads it runs with: the cache key (Data.struct: equal by value). */
+type StoredEncoderAt = Readonly<{ bucket: string; prefix: string; hash: string; threads: number }>
 
 /** Encoders kept loaded at once (a worker usually serves one build's encoder; two cover a build starting while another ends). */
 const LOADED_ENCODERS = 2
@@ -54,13 +54,13 @@ export const makeBatchEncoding = (s3: S3Client, scratch: string, codeVersion: st
   Effect.gen(function* () {
     const encoders = yield* ScopedCache.makeWith({
       // The key carries the store: jobs name where their build keeps the encoder.
-      lookup: ({ bucket, prefix, hash }: StoredEncoderAt) =>
+      lookup: ({ bucket, prefix, hash, threads }: StoredEncoderAt) =>
         Effect.gen(function* () {
-          const folder = path.join(scratch, "encoders", hash)
+          const folder = path.join(scratch, "encoders", `${hash}-${threads}`)
           yield* Effect.log(`fetching encoder ${hash}`)
           yield* fetchEncoder(s3, { bucket, prefix }, hash, folder)
           return yield* Effect.acquireRelease(
-            Effect.tryPromise({ try: () => loadTextEncoder(folder), catch: (e) => new BatchEncodeFailed({ batch: `(encoder ${hash})`, reason: e instanceof Error ? e.message : String(e) }) }),
+            Effect.tryPromise({ try: () => loadTextEncoder(folder, { threads }), catch: (e) => new BatchEncodeFailed({ batch: `(encoder ${hash})`, reason: e instanceof Error ? e.message : String(e) }) }),
             (encoder) => Effect.promise(() => encoder.close().then(() => fs.rm(folder, { recursive: true, force: true })))
           )
         }),
@@ -82,7 +82,7 @@ export const makeBatchEncoding = (s3: S3Client, scratch: string, codeVersion: st
         if (task.codeVersion !== codeVersion) return yield* new EncodingCodeMismatch({ batch: task.key, wanted: task.codeVersion, running: codeVersion })
         const vectors = yield* Effect.scoped(
           Effect.gen(function* () {
-            const encoder = yield* encoders.get(Data.struct({ bucket: task.store.bucket, prefix: task.store.prefix, hash: task.encoder }))
+            const encoder = yield* encoders.get(Data.struct({ bucket: task.store.bucket, prefix: task.store.prefix, hash: task.encoder, threads: task.threads }))
             if (encoder.dimensions !== task.dims) {
               return yield* new BatchEncodeFailed({ batch: task.key, reason: `encoder ${task.encoder} gives ${encoder.dimensions} dimensions, the build expects ${task.dims}` })
             }

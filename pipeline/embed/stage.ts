@@ -25,6 +25,7 @@
 import { ARRAY, DuckDBArrayValue, DuckDBDataChunk, DuckDBInstance, FLOAT, INTEGER, VARCHAR } from "@duckdb/node-api"
 import { Cause, ConfigError, Effect, Exit, Option, Runtime } from "effect"
 import * as fs from "node:fs/promises"
+import * as os from "node:os"
 import * as path from "node:path"
 import { HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
 import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
@@ -52,12 +53,19 @@ interface BatchEncoding {
   readonly encode: (texts: ReadonlyArray<string>, applications: string) => Promise<Float32Array[]>
 }
 
+/**
+ * onnxruntime intra-op threads for encoding, one per core, set rather than left to onnxruntime: the
+ * last bits of a vector depend on the count (1 and 2 threads agree, 3 and more differ), and a
+ * distributed build's workers must encode with the count this process would have used.
+ */
+const encoderThreads = () => os.availableParallelism()
+
 const localEncoding = (encoder: PatentTextEncoder): BatchEncoding => ({ batchSize: BATCH, inFlight: 1, encode: (texts) => encoder.encode(texts) })
 
 /** Batches as jobs for build workers; batches still in flight when the stage ends (it failed) are abandoned with the scope. */
-const queueEncoding = (ctx: StageContext, settings: BuildQueueSettings, encoderDir: string, dims: number) =>
+const queueEncoding = (ctx: StageContext, settings: BuildQueueSettings, encoderDir: string, dims: number, threads: number) =>
   Effect.gen(function* () {
-    const remote = yield* batchEncodingInQueue(settings, encoderDir, dims)
+    const remote = yield* batchEncodingInQueue(settings, encoderDir, dims, threads)
     ctx.progress.info(
       `encoding on build queue ${embedQueueName(settings.queueName)} in batches of ${settings.embedBatch} (encoder ${remote.encoder} and vectors through ${settings.store.display})`
     )
@@ -85,10 +93,11 @@ export const embedStage: Stage = {
   run: (ctx) =>
     Effect.gen(function* () {
       const encoderDir = path.join(ctx.workDir, "encoder")
-      const encoder = yield* Effect.acquireRelease(stagePromise(() => loadTextEncoder(encoderDir)), (e) => Effect.promise(() => e.close()))
+      const threads = encoderThreads()
+      const encoder = yield* Effect.acquireRelease(stagePromise(() => loadTextEncoder(encoderDir, { threads })), (e) => Effect.promise(() => e.close()))
       // BUILD_QUEUE set: the batches are encoded by build workers on any machine (pipeline/distributed).
       const distributed = yield* buildQueueSettings
-      const encoding = Option.isSome(distributed) ? yield* queueEncoding(ctx, distributed.value, encoderDir, encoder.dimensions) : localEncoding(encoder)
+      const encoding = Option.isSome(distributed) ? yield* queueEncoding(ctx, distributed.value, encoderDir, encoder.dimensions, threads) : localEncoding(encoder)
       return yield* stagePromise(() => embedApplications(ctx, encoder.dimensions, encoding))
     }).pipe(
       Effect.scoped,

@@ -23,6 +23,8 @@ const REDIS = "redis://127.0.0.1:6379"
 const STORE_BUCKET = "build-store"
 /** Texts of the sample encoded in these tests: a few local batches' worth. */
 const TEXTS = 700
+/** onnxruntime threads, as the embed stage sets them (one per core). */
+const THREADS = os.availableParallelism()
 
 let tmp: string
 let s3: LocalS3
@@ -35,7 +37,7 @@ beforeAll(async () => {
   // A copy: the fixture version may be replaced by another test run while this one reads it.
   encoderDir = path.join(tmp, "encoder")
   await fs.cp(path.join(inject("sampleArtifacts"), "encoder"), encoderDir, { recursive: true })
-  encoder = await loadTextEncoder(encoderDir)
+  encoder = await loadTextEncoder(encoderDir, { threads: THREADS })
   texts = await withTables(inject("sampleArtifacts"), async (conn) => {
     const out: string[] = []
     for await (const t of indexedTexts(conn)()) if (out.push(t) >= TEXTS) break
@@ -137,7 +139,7 @@ const encodeHere = async (size: number) => {
 const encodeInQueue = async (queue: string, size: number) => {
   const settings = await settingsFor(queue)
   const vectors = await Effect.runPromise(
-    batchEncodingInQueue(settings, encoderDir, encoder.dimensions).pipe(
+    batchEncodingInQueue(settings, encoderDir, encoder.dimensions, THREADS).pipe(
       Effect.flatMap((remote) => Effect.forEach(chunks(texts, size), (batch, i) => remote.encode(batch, `batch ${i}`), { concurrency: "unbounded" })),
       Effect.scoped
     )
@@ -187,7 +189,7 @@ describe("batchEncodingInQueue", () => {
     await ready(w)
     const running = await encodingCodeVersion()
     const exit = await Effect.runPromiseExit(
-      batchEncodingInQueue(await settingsFor(queue), encoderDir, encoder.dimensions, "0123456789abcdef").pipe(
+      batchEncodingInQueue(await settingsFor(queue), encoderDir, encoder.dimensions, THREADS, "0123456789abcdef").pipe(
         Effect.flatMap((remote) => remote.encode(texts.slice(0, 10), "applications A … B")),
         Effect.scoped
       )
