@@ -1,22 +1,25 @@
 /**
- * PENDING: rename to `sample-build.test.ts` once pipeline/ingest/stage.ts calls parseInQueue when
- * BUILD_QUEUE is set (the wiring is in the distributed-ingest report). Until then the build below
- * ignores BUILD_QUEUE and the test waits in vain for a worker to take an object. It passed against
- * a copy of the stage with that wiring (2 min on 2 cores).
- *
- * Issue 20, done-when: a build of the sample corpus whose objects are read by two build worker
- * processes, one of them killed (SIGKILL) in the middle of the build, publishes tables whose row
- * counts and content hashes equal those of the single-machine build, with the same skip tally.
+ * Issue 20, done-when: a build of the sample corpus whose objects are read and whose texts are
+ * encoded by two build worker processes, one killed (SIGKILL) in the middle of ingest and another
+ * in the middle of embedding, publishes tables whose row counts and content hashes equal those of
+ * the single-machine build, with the same skip tally, the same encoder, and vectors equal byte for
+ * byte (index/vectors.f32) and row for row (index/vectors.parquet: key, app_num, vector, text_hash).
+ * The distributed build encodes in batches of another size than the local one: a text's vector
+ * does not depend on its batch.
  */
+import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sqlString } from "../../core/artifacts/files.ts"
 import type { StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { obliterateQueue } from "../../pipeline/distributed/coordinator.ts"
+import { embedStage } from "../../pipeline/embed/stage.ts"
+import { encoderStage } from "../../pipeline/encoder/stage.ts"
 import { ingestStage } from "../../pipeline/ingest/stage.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
@@ -47,9 +50,12 @@ const build = async (root: string, env: Record<string, string | undefined>) => {
   else process.env[k] = v
   try {
     const out = await Effect.runPromise(
-      runPipeline({ corpus: sample, artifactsRoot: path.join(tmp, root), stages: [ingestStage], progress: silentProgress }).pipe(Effect.provide(CorpusStore.Default))
+      runPipeline({ corpus: sample, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage], progress: silentProgress }).pipe(
+        Effect.provide(CorpusStore.Default)
+      )
     )
-    return out.manifest.stages[0]
+    const stage = (name: string) => out.manifest.stages.find((s) => s.name === name)!
+    return { versionDir: out.versionDir, ingest: stage("ingest"), encoder: stage("encoder"), embed: stage("embed") }
   } finally {
     for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]
     else process.env[k] = v
@@ -61,6 +67,30 @@ const tables = (r: StageRecord) => ({
   hashes: Object.fromEntries(r.outputs.filter((o) => o.path.startsWith("tables/")).map((o) => [o.path, o.contentHash])),
   skipped: r.skipped
 })
+
+/** The encoder's files, by content (training.json, the training report, also says how long training took). */
+const encoderFiles = (r: StageRecord) =>
+  Object.fromEntries(r.outputs.filter((o) => o.path.startsWith("encoder/") && o.path !== "encoder/training.json").map((o) => [o.path, o.sha256]))
+
+/** Rows of one vectors.parquet missing from the other, both ways, and both counts. */
+const compareVectorTables = async (a: string, b: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  try {
+    const [x, y] = [a, b].map((dir) => `(SELECT key, app_num, vector, text_hash FROM read_parquet(${sqlString(path.join(dir, "index", "vectors.parquet"))}))`)
+    const [[countA, countB, onlyA, onlyB]] = (
+      await conn.runAndReadAll(
+        `SELECT (SELECT count(*) FROM ${x}), (SELECT count(*) FROM ${y}),
+                (SELECT count(*) FROM (SELECT * FROM ${x} EXCEPT ALL SELECT * FROM ${y})),
+                (SELECT count(*) FROM (SELECT * FROM ${y} EXCEPT ALL SELECT * FROM ${x}))`
+      )
+    ).getRows()
+    return { countA: Number(countA), countB: Number(countB), onlyA: Number(onlyA), onlyB: Number(onlyB) }
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
 
 const startWorker = () => {
   const child = spawn(process.execPath, ["--import", "tsx", "pipeline/distributed/worker-main.ts"], {
@@ -83,19 +113,46 @@ const until = async (f: () => boolean, what: string, timeoutMs = 120_000) => {
 }
 
 describe("a distributed build of the sample", () => {
-  it("equals the single-machine build, with a worker killed during it", async () => {
+  it("equals the single-machine build, with a worker killed during ingest and another during embedding", async () => {
     const single = await build("single", { INGEST_WORKERS: "1", BUILD_QUEUE: undefined })
     const a = startWorker()
     const b = startWorker()
-    await until(() => [a, b].every((w) => w.lines.some((l) => /ready on queue/.test(l))), "ready workers")
-    const distributed = build("distributed", { BUILD_QUEUE: REDIS, BUILD_QUEUE_NAME: queue, BUILD_STORE: `s3://${BUCKET}/builds`, S3_ENDPOINT: s3.endpoint })
+    await until(() => [a, b].every((w) => w.lines.some((l) => /ready on queue \S+\.embed /.test(l))), "ready workers")
+    const distributed = build("distributed", {
+      BUILD_QUEUE: REDIS,
+      BUILD_QUEUE_NAME: queue,
+      BUILD_STORE: `s3://${BUCKET}/builds`,
+      S3_ENDPOINT: s3.endpoint,
+      // Batches of another size than the local 256: the vectors must not depend on the batch boundaries.
+      BUILD_EMBED_BATCH: "100"
+    })
     // Kill worker A in the middle of its third object (objects go largest first: it is still reading).
     await until(() => a.lines.filter((l) => /took /.test(l)).length >= 3, "third object on worker A")
     a.child.kill("SIGKILL")
-    const record = await distributed
-    expect(record.rowCounts.applications).toBeGreaterThan(100)
-    expect(tables(record)).toEqual(tables(single))
     const killedOn = /took (\S+) key=/.exec(a.lines.filter((l) => /took /.test(l))[2])![1]
+    // Two workers again; whichever takes the first batch is killed while it fetches and loads the encoder.
+    const c = startWorker()
+    const firstBatch = (w: typeof a) => w.lines.map((l) => /took batch (\w+) /.exec(l)?.[1]).find((k) => k !== undefined)
+    await until(() => [b, c].some((w) => firstBatch(w) !== undefined), "a first embedding batch", 300_000)
+    const victim = firstBatch(b) !== undefined ? b : c
+    victim.child.kill("SIGKILL")
+    const survivor = victim === b ? c : b
+    const batch = firstBatch(victim)!
+
+    const record = await distributed
+    expect(record.ingest.rowCounts.applications).toBeGreaterThan(100)
+    expect(tables(record.ingest)).toEqual(tables(single.ingest))
     expect(b.lines.some((l) => l.includes(`took ${killedOn} key=`))).toBe(true)
-  }, 600_000)
+
+    // The same encoder, the same vectors in the same rows.
+    expect(encoderFiles(record.encoder)).toEqual(encoderFiles(single.encoder))
+    expect(record.embed.rowCounts).toEqual(single.embed.rowCounts)
+    expect(record.embed.rowCounts.vectors).toBeGreaterThan(1000)
+    const f32 = (r: StageRecord) => r.outputs.find((o) => o.path === "index/vectors.f32")!
+    expect(f32(record.embed)).toEqual(f32(single.embed))
+    expect(await compareVectorTables(single.versionDir, record.versionDir)).toEqual({ countA: single.embed.rowCounts.vectors, countB: single.embed.rowCounts.vectors, onlyA: 0, onlyB: 0 })
+    // The killed worker's batch went back to the queue and the other worker took it.
+    expect(survivor.lines.some((l) => l.includes(`took batch ${batch} `))).toBe(true)
+    expect(record.embed.notes).toContain(`${single.embed.rowCounts.vectors} vectors encoded`)
+  }, 900_000)
 })
