@@ -73,6 +73,16 @@ const previousPartition = (ctx: StageContext, previousOutputs: ReadonlyMap<strin
     return Option.some({ dir, partition: partition.value, files })
   })
 
+/** A partition an interrupted build of other code finished for the same key (complete: its object.json is written last). */
+const interruptedPartition = (ctx: StageContext, rel: string) =>
+  Effect.gen(function* () {
+    for (const dir of ctx.interrupted ?? []) {
+      const partition = yield* readPartition(path.join(dir, rel))
+      if (Option.isSome(partition)) return Option.some({ dir: path.join(dir, rel), partition: partition.value })
+    }
+    return Option.none()
+  })
+
 /** Reads objects in this thread (INGEST_WORKERS=0, or a caller that gave no corpus location). */
 const parseHere = (ctx: StageContext, requests: ReadonlyArray<ParseRequest>, stagingDir: string, done: (r: ParseRequest, p: ObjectPartition) => void) =>
   Effect.acquireUseRelease(
@@ -107,12 +117,21 @@ export const runIngest = (ctx: StageContext, options: { readonly readerVersion?:
     let resumed = 0
     let reused = 0
 
-    // 1. Which objects need reading: not those finished by an interrupted run of this build, nor
-    //    those the current version read with this code from the same bytes.
+    // 1. Which objects need reading: not those finished by an interrupted run of this build or of
+    //    a build of other code (a partition's key names the reading code and the object's bytes, so
+    //    one finished there is this build's own), nor those the current version read with this code
+    //    from the same bytes.
     for (const p of planned) {
       const own = yield* readPartition(path.join(ctx.workDir, p.rel))
       if (Option.isSome(own)) {
         partitions.set(p.doc, own.value)
+        resumed++
+        continue
+      }
+      const left = yield* interruptedPartition(ctx, p.rel)
+      if (Option.isSome(left)) {
+        yield* linkPartition(left.value.dir, path.join(ctx.workDir, p.rel), partitionFiles(left.value.partition))
+        partitions.set(p.doc, left.value.partition)
         resumed++
         continue
       }
@@ -126,7 +145,7 @@ export const runIngest = (ctx: StageContext, options: { readonly readerVersion?:
       }
       toRead.push(p)
     }
-    if (resumed) ctx.progress.info(`${resumed} objects already read by an interrupted run of this build`)
+    if (resumed) ctx.progress.info(`${resumed} objects already read by an interrupted run`)
     if (reused) ctx.progress.info(`${reused} objects unchanged since ${path.basename(ctx.previous!.dir)}: their partitions are reused`)
 
     // 2. Read the rest, largest first (see parseInWorkers), each into its partition.

@@ -28,6 +28,11 @@ export interface StageContext {
    * unchanged corpus objects) finds it here and decides itself what still applies.
    */
   readonly previous?: { readonly dir: string; readonly record: StageRecord }
+  /**
+   * Work folders of interrupted builds of other code (a fix landed after a crash). A stage whose
+   * partial work is keyed by its own code (ingest's partitions) may take over what they finished.
+   */
+  readonly interrupted?: ReadonlyArray<string>
 }
 
 export interface StageResult {

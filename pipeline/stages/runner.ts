@@ -238,7 +238,8 @@ const build = (opts: PipelineOptions) =>
           progress: opts.progress,
           codeVersion,
           corpusLocation: location,
-          previous: currentDir && previousRecord ? { dir: currentDir, record: previousRecord } : undefined
+          previous: currentDir && previousRecord ? { dir: currentDir, record: previousRecord } : undefined,
+          interrupted: otherPartials
         })
         .pipe(Effect.mapError((e) => StageFailed.of(stage.name, e)))
       const rec = yield* Effect.promise(() =>

@@ -160,7 +160,7 @@ describe("incremental ingest", () => {
   }, 120_000)
 
   /** Runs the stage itself (not through the runner) into `workDir`, reading in this thread. */
-  const runStage = async (workDir: string, codeVersion: string) => {
+  const runStage = async (workDir: string, codeVersion: string, interrupted: ReadonlyArray<string> = []) => {
     const store = await Effect.runPromise(Effect.provide(CorpusStore, CorpusStore.Default))
     const location = parseCorpusLocation(corpus)
     const objects = await Effect.runPromise(store.list(location))
@@ -174,7 +174,8 @@ describe("incremental ingest", () => {
           outputOf: (_, rel) => path.join(workDir, rel),
           progress: silentProgress,
           corpusLocation: location,
-          previous: { dir: previous.versionDir, record: previous.record }
+          previous: { dir: previous.versionDir, record: previous.record },
+          interrupted
         },
         { readerVersion: codeVersion }
       ).pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ INGEST_WORKERS: "0" })))
@@ -199,4 +200,19 @@ describe("incremental ingest", () => {
     expect(result.contentHashes).toEqual(first.result.contentHashes)
     expect(result.skipped?.samples).toEqual(first.result.skipped?.samples)
   }, 120_000)
+
+  it("takes over what an interrupted build of other code finished (a fix to a later stage after a crash)", async () => {
+    const crashed = path.join(tmp, "crashed-other-build")
+    const first = await runStage(crashed, "same-reader-code")
+    const unfinished = first.result.outputs.find((o) => o.startsWith(".ingest/") && o.endsWith("/object.json"))!
+    await fs.rm(path.join(crashed, unfinished))
+    // Another build (its other stages' code changed, so another work folder), same reading code.
+    const { objects, result } = await runStage(path.join(tmp, "fixed-build"), "same-reader-code", [crashed])
+    expect(result.notes?.[0]).toBe(`1 corpus objects read, 0 reused from the previous version, ${objects.length - 1} from an interrupted run`)
+    expect(result.contentHashes).toEqual(first.result.contentHashes)
+    expect(result.rowCounts).toEqual(first.result.rowCounts)
+    // Partitions written under other reading code are never taken.
+    const other = await runStage(path.join(tmp, "other-reader"), "another-reader-code", [crashed])
+    expect(other.result.notes?.[0]).toBe(`${objects.length} corpus objects read, 0 reused from the previous version, 0 from an interrupted run`)
+  }, 180_000)
 })
