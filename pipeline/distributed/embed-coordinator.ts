@@ -58,8 +58,12 @@ export const batchEncodingInQueue = (settings: BuildQueueSettings, encoderFolder
             defaultJobOptions: {
               attempts: settings.attempts,
               backoff: { type: "exponential", delay: 1000 },
-              // The texts leave Redis with the job; the vectors are in the store. Failures stay a week for a look.
-              removeOnComplete: { age: 3600 },
+              // Only the last few finished batches stay in Redis: a job holds its texts (a national
+              // build's would fill Redis), and its vectors are in the store, where a re-added job finds
+              // them. A few, not none, so that a batch finished before its waiter began listening is
+              // still read back rather than queued again. Failures stay a week for a look with any
+              // BullMQ dashboard.
+              removeOnComplete: { count: 4 * settings.embedInFlight },
               removeOnFail: { age: 7 * 24 * 3600 }
             }
           })
@@ -100,7 +104,8 @@ export const batchEncodingInQueue = (settings: BuildQueueSettings, encoderFolder
         let job = yield* add
         let result: unknown
         // The outcome comes as a queue event; every reconcileMs without one (a dropped connection,
-        // a trimmed event stream) the job's state is read back, and a job gone missing is added again.
+        // a trimmed event stream) the job's state is read back, and a job gone missing (removed on
+        // completion before the wait began, or lost) is added again: the worker then finds its vectors stored.
         for (;;) {
           const waited = yield* Effect.tryPromise(() => job.waitUntilFinished(events, settings.reconcileMs)).pipe(Effect.either)
           if (Either.isRight(waited)) {
