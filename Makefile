@@ -40,8 +40,9 @@ artifacts: install
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)" $(if $(PUBLISH),--publish "$(PUBLISH)")
 
 ## A build worker for distributed builds: reads corpus objects from the build queue (BUILD_QUEUE,
-## BUILD_QUEUE_NAME) into partitions on S3 (BUILD_STORE side: S3_ENDPOINT, AWS_*) until SIGTERM;
-## INGEST_WORKERS objects at once. See docs/deploy.md.
+## BUILD_QUEUE_NAME) into partitions on S3 (BUILD_STORE side: S3_ENDPOINT, AWS_*) and encodes
+## embedding batches from <BUILD_QUEUE_NAME>.embed into vectors there, until SIGTERM;
+## INGEST_WORKERS objects and BUILD_EMBED_CONCURRENCY batches at once. See docs/deploy.md.
 build-worker: install
 	$(TSX) pipeline/distributed/worker-main.ts
 
