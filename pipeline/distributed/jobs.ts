@@ -88,13 +88,13 @@ export const EncodeBatchJob = Schema.Struct({
   key: Schema.String,
   encoder: Schema.String,
   codeVersion: Schema.String,
-  dims: Schema.Number,
+  dims: Schema.Int.pipe(Schema.positive()),
   /**
    * onnxruntime intra-op threads the encoder runs with. The last bits of a vector depend on it
    * (measured: 1 and 2 threads agree, 3 and more differ on the sample), so the worker uses the
    * coordinator's count, not its own cores.
    */
-  threads: Schema.Number,
+  threads: Schema.Int.pipe(Schema.between(1, 1024)),
   texts: Schema.Array(Schema.String),
   store: PartitionStoreLocation
 })
