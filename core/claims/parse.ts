@@ -53,6 +53,8 @@ const statusOf = (marker: string): ClaimStatus => {
 /** "any one of the preceding claims": every earlier claim. */
 const PRECEDING = /\b(?:any|one|either)\s+(?:one\s+)?(?:of\s+)?(?:the\s+)?(?:preceding|previous|foregoing|above)\s+claims?\b|\bany\s+preceding\s+claim\b/i
 
+const CLAIM_WORD = /claim/i
+
 const INDEPENDENT_TRANSITION =
   /\b(?:comprising|comprises|comprised of|consisting essentially of|consisting of|consists of|including|includes|having|characteri[sz]ed (?:in|by)(?: that)?|the improvement comprising|which comprises)\b/gi
 
@@ -105,7 +107,8 @@ export const parseClaim = (input: ClaimInput, number: number, options: { readonl
   const references = findClaimReferences(text).filter((r) => r.start >= contentStart)
   const deps = new Set<number>()
   for (const r of references) for (const n of r.numbers) deps.add(n)
-  const preceding = PRECEDING.exec(rest)
+  // Both forms end in "claim(s)": a claim that never says the word (most independent ones) is not searched for them.
+  const preceding = CLAIM_WORD.test(rest) ? PRECEDING.exec(rest) : null
   if (preceding) for (let n = 1; n < number; n++) deps.add(n)
   const dependsOn = [...deps].sort((a, b) => a - b)
   const isIndependent = dependsOn.length === 0

@@ -82,12 +82,21 @@ export const checkAntecedentBasis = (
   return assembleResult(parsed, byNumber, states, options)
 }
 
+/** Questions a set answers by reading its mentions before it builds a table of what they recite. */
+const ASKED_BEFORE_TABLE = 4
+
 /** What every claim's scan may ask of the set, each part worked out on first need. */
 class SetScope implements SetContext {
   readonly includeSuppressed: boolean
-  /** Is the head noun recited anywhere in the set ("high" means nowhere)? Built for the first unresolved reference. */
+  /**
+   * Heads and keys recited in the set. A set asks a few of them at most: the first few are answered by reading
+   * its mentions until one recites them (a table of every key of a long set, two hundred claims, cost more than
+   * all its questions); a set that asks more gets the table.
+   */
   private setHeads: Set<string> | undefined
   private setKeys: Set<string> | undefined
+  private headsAsked = 0
+  private keysAsked = 0
   private readonly lowered = new Map<ClaimState, string>()
 
   constructor(
@@ -99,8 +108,10 @@ class SetScope implements SetContext {
     this.includeSuppressed = options.includeSuppressed === true
   }
 
+  /** Is the head noun recited anywhere in the set ("high" means nowhere)? */
   recitedAnywhere(head: string): boolean {
-    if (!this.setHeads) {
+    if (this.setHeads === undefined) {
+      if (++this.headsAsked <= ASKED_BEFORE_TABLE) return this.recites(head, true)
       this.setHeads = new Set<string>()
       for (const { mentions } of this.chunked.values()) {
         for (const m of mentions) {
@@ -114,11 +125,28 @@ class SetScope implements SetContext {
   }
 
   keyRecitedAnywhere(key: string): boolean {
-    if (!this.setKeys) {
+    if (this.setKeys === undefined) {
+      if (++this.keysAsked <= ASKED_BEFORE_TABLE) return this.recites(key, false)
       this.setKeys = new Set<string>()
       for (const { mentions } of this.chunked.values()) for (const m of mentions) if (m.kind !== "ref") for (const r of m.readings) this.setKeys.add(r.key)
     }
     return this.setKeys.has(key)
+  }
+
+  /** Whether a mention other than a reference has a reading with this head (or a tail with it), or this key. */
+  private recites(word: string, byHead: boolean): boolean {
+    for (const { mentions } of this.chunked.values()) {
+      for (const m of mentions) {
+        if (m.kind === "ref") continue
+        const readings = m.readings
+        for (let k = 0; k < readings.length; k++) if ((byHead ? readings[k].head : readings[k].key) === word) return true
+        if (byHead) {
+          const tails = m.tails
+          for (let k = 0; k < tails.length; k++) if (tails[k].head === word) return true
+        }
+      }
+    }
+    return false
   }
 
   lowerText(st: ClaimState): string {

@@ -157,9 +157,13 @@ interface Phrase {
  * Read a noun phrase starting at token i. After a plural determiner ("two", "a plurality of") an
  * -s word is the head, not a verb: a verb agreeing with a plural subject has no -s.
  */
+/** The cuts of a phrase without any: shared, never written to. */
+const NO_CUTS: Cut[] = []
+
 const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false, coordinated = false): Phrase => {
   const words: Token[] = []
-  const cuts: Cut[] = []
+  // Most phrases have no cut: they share one empty list, and a list is made at the first cut.
+  let cuts = NO_CUTS
   let k = i
   while (k < t.length && words.length < 8) {
     const tok = t[k]
@@ -202,25 +206,25 @@ const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false, coor
       if (f & (C_ED | C_ING | C_IRREGULAR_PARTICIPLE)) {
         const endsClause = !hasNext && (nextTok === undefined || /[,;.:]/.test(t[k + 1].l))
         if (strongVerbContext && !((f & C_ING) !== 0 && endsClause)) break
-        cuts.push({ at: n, preferred: nextIsBoundary })
+        (cuts === NO_CUTS ? (cuts = []) : cuts).push({ at: n, preferred: nextIsBoundary })
       } else if ((f & C_BASE_VERB) !== 0 && hasNext && (nf & (C_ARTICLE_LIKE | C_ADVERB | C_BOUNDARY)) !== 0) {
         // "an ohmic contact wherein", "a thin cover each": after an adjective the word is the head noun.
         if ((pf & C_ADJECTIVAL) === 0) break
-        cuts.push({ at: n, preferred: false })
+        (cuts === NO_CUTS ? (cuts = []) : cuts).push({ at: n, preferred: false })
       } else if (pluralDet && tok.plural && !words.some((w) => w.plural)) {
         // The plural head itself ("two angled front faces downwardly extending").
       } else if (((f & C_VERB_S) !== 0 || tok.plural) && (pf & C_ADJECTIVAL) !== 0) {
         // "the conductive contacts on …", "optical apertures each …": after an adjective the -s word is the head.
-        if (f & C_VERB_S) cuts.push({ at: n, preferred: false })
+        if (f & C_VERB_S) (cuts === NO_CUTS ? (cuts = []) : cuts).push({ at: n, preferred: false })
         // A plural rarely modifies a further noun: "the conductive pads second ceramic …" (a word lost) ends at "pads".
-        if (tok.plural && hasNext && !nextIsBoundary) cuts.push({ at: n + 1, preferred: true })
+        if (tok.plural && hasNext && !nextIsBoundary) (cuts === NO_CUTS ? (cuts = []) : cuts).push({ at: n + 1, preferred: true })
       } else if ((f & C_VERB_S) !== 0 || tok.plural) {
         // "of said ring oscillating units such that …": "such that" opens a clause, it is no object of a verb.
         if (hasNext && (nf & (C_ARTICLE_LIKE | C_ADVERB)) !== 0 && !(nextTok.l === "such" && (f & C_VERB_S) === 0 && SUCH_CLAUSE.has(t[k + 2]?.l ?? ""))) break
         if ((f & C_VERB_S) !== 0 && hasNext) break
         if (!prevTok.plural && (pf & C_ORDINAL) === 0 && ((pf & C_COORDINABLE_SET) === 0 || (pf & C_COORDINABLE_NOUN) !== 0) && (pf & (C_DIGITS | C_ED | C_ING)) === 0) {
           // A plural in mid-phrase followed by more words is more likely a verb ("the step occurs multiple times").
-          cuts.push({ at: n, preferred: (f & C_VERB_S) !== 0 || (hasNext && !nextIsBoundary) })
+          (cuts === NO_CUTS ? (cuts = []) : cuts).push({ at: n, preferred: (f & C_VERB_S) !== 0 || (hasNext && !nextIsBoundary) })
         }
       } else if (prevTok.plural && hasNext && ((nf & (C_ARTICLE_LIKE | C_ADVERB)) !== 0 || ((nf & C_BOUNDARY) !== 0 && (nf & C_ARTICLE_LIKE) === 0))) {
         // Plural subject + base verb: "the balls reach an …", "the arms slide along …".
@@ -284,7 +288,8 @@ const readingIn = (words: ReadonlyArray<Token>, from: number, to: number): Readi
   const lastTok = words[to - 1]
   const last = lastTok.l
   return {
-    key: kw.join(" "),
+    // (One word is its own key: no join.)
+    key: kw.length === 1 ? kw[0] : kw.join(" "),
     head: kw[kw.length - 1],
     words: kw,
     start: words[from].start,
@@ -468,7 +473,7 @@ const isAlternative = (t: ReadonlyArray<Token>, i: number, end: number): boolean
       if (CHOICE_OPENER.test(`${two} of`)) return true
     }
     if (l === "from" && (t[k - 1]?.l === "selected" || t[k - 1]?.l === "chosen")) return true
-    if (t[k].word ? BOUNDARY.has(l) && !IN_LIST.has(l) : l !== "," && l !== "(" && l !== ")") return false
+    if (t[k].word ? (classes(t[k]) & C_BOUNDARY) !== 0 && !IN_LIST.has(l) : l !== "," && l !== "(" && l !== ")") return false
   }
   return false
 }

@@ -60,6 +60,8 @@ export interface RegisterOptions {
   readonly number?: GrammaticalNumber
 }
 
+const NOTHING_INHERITED: ReadonlySet<string> = new Set()
+
 /** Also the severity context of its unresolved references: its lookups are methods, so a scan makes no closures. */
 export class ClaimScan implements SeverityContext {
   readonly text: string
@@ -80,7 +82,7 @@ export class ClaimScan implements SeverityContext {
   readonly modified: Set<string>
   /** Keys already reported as doubly recited or ambiguous up the chain: said once, where it arose. */
   readonly ambiguityReported: Set<string>
-  readonly inheritedAmbiguity: Set<string>
+  readonly inheritedAmbiguity: ReadonlySet<string>
   /** Offset of the mention being read: the claim's own stems count up to it ("earlier" means earlier). */
   position = 0
   sawPreambleIntro = false
@@ -105,9 +107,9 @@ export class ClaimScan implements SeverityContext {
     this.preambleReported = new Set()
     this.modified = new Set()
     this.ambiguityReported = new Set()
-    this.inheritedAmbiguity = new Set()
     this.distributive = new Set()
     this.pairedRespectively = new Set()
+    let inherited: Set<string> | undefined
     for (const a of ancestors) {
       // Only the direct parents' sets: each already holds its own chain's.
       if (!parsed.dependsOn.includes(a.parsed.number)) continue
@@ -117,9 +119,12 @@ export class ClaimScan implements SeverityContext {
       for (const k of a.pairedRespectively) this.pairedRespectively.add(k)
       for (const k of a.ambiguityReported) {
         this.ambiguityReported.add(k)
-        this.inheritedAmbiguity.add(k)
+        if (inherited === undefined) inherited = new Set()
+        inherited.add(k)
       }
     }
+    // Read only after this: a claim that inherits nothing shares one empty set.
+    this.inheritedAmbiguity = inherited ?? NOTHING_INHERITED
   }
 
   hasKey(key: string): boolean {
@@ -193,7 +198,8 @@ export class ClaimScan implements SeverityContext {
     const key = opts.key ?? r.key
     this.index.add({
       key,
-      head: key.slice(key.lastIndexOf(" ") + 1),
+      // A reading's head is its key's last word already (the same string, its hash worked out).
+      head: opts.key === undefined ? r.head : key.slice(key.lastIndexOf(" ") + 1),
       claim: this.number,
       counting: opts.counting,
       weak: opts.weak,
@@ -230,6 +236,10 @@ export class ClaimScan implements SeverityContext {
 
   /** Recitations in alternative parents ("claim 1 or claim 2") are never both in force: one of them is the basis. */
   inOneLine(intros: Intro[]): Intro[] {
+    // Most often every recitation is one claim's: nothing to choose, and no set made to find that out.
+    let oneClaim = true
+    for (let k = 1; k < intros.length && oneClaim; k++) oneClaim = intros[k].claim === intros[0].claim
+    if (oneClaim) return intros
     const claimsOf = new Set(intros.map((i) => i.claim))
     if (claimsOf.size < 2) return intros
     for (const a of claimsOf) {

@@ -6,7 +6,7 @@ import type { Mention, Reading } from "./chunker.ts"
 import type { ClaimScan, Resolution } from "./claim-scan.ts"
 import { checkAmbiguity, EACH_AFTER } from "./ambiguity.ts"
 import { numberOfReference } from "./grammatical-number.ts"
-import { distinctOrigins } from "./intro-index.ts"
+import { distinctOrigins, type Intro } from "./intro-index.ts"
 import { inRestatedStep } from "./modification.ts"
 import { NON_RESTRICTIVE } from "./resolution.ts"
 import { VERB_S } from "./lexicon.ts"
@@ -19,7 +19,7 @@ const PER_PREPOSITIONS = new Set(["for", "of", "in", "at", "to", "from", "on", "
 
 export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, found: Resolution) => {
   const intros = found.intros
-  const body = intros.filter((i) => !i.preamble)
+  const body = keep(intros, false, true)
   if (body.length === 0 && !intros.some((i) => i.subject) && m.region === "body" && !USER_TERMS.has(r.head) && !r.words.includes("step")) {
     if (!scan.preambleReported.has(r.key)) {
       scan.preambleReported.add(r.key)
@@ -29,7 +29,7 @@ export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, 
     return
   }
   if (m.region !== "body") return
-  const firm = body.filter((i) => !i.weak)
+  const firm = keep(body, true, false)
   const candidates = firm.length > 0 ? firm : body
   const refNumber = numberOfReference(m, r)
   const counting = distinctOrigins(body.filter((i) => i.counting))
@@ -58,6 +58,21 @@ export const checkResolvedReference = (scan: ClaimScan, m: Mention, r: Reading, 
   }
   if (scan.modified.has(r.key) && !inRestatedStep(scan, m)) scan.issue("modified-reference", "low", scan.termOf(r), r.start, r.end)
 }
+
+/**
+ * The intros that are not weak (`dropWeak`) or not in the preamble (`dropPreamble`): the list itself when it has
+ * none to drop, as most have (no copy made per reference).
+ */
+const keep = (intros: Intro[], dropWeak: boolean, dropPreamble: boolean): Intro[] => {
+  let k = 0
+  while (k < intros.length && !dropped(intros[k], dropWeak, dropPreamble)) k++
+  if (k === intros.length) return intros
+  const out = intros.slice(0, k)
+  for (k++; k < intros.length; k++) if (!dropped(intros[k], dropWeak, dropPreamble)) out.push(intros[k])
+  return out
+}
+
+const dropped = (i: Intro, dropWeak: boolean, dropPreamble: boolean): boolean => (dropWeak && i.weak) || (dropPreamble && i.preamble)
 
 /** "the reference phone label for the time step": the phrase after one preposition is one of a plurality taken each in turn. */
 const perMember = (scan: ClaimScan, m: Mention): boolean => {

@@ -33,10 +33,14 @@ const stemsOfWord = (w: string): WordStems => {
   return ws
 }
 
+/** The stems of a table that has none yet: shared, never written to (a table makes its own at its first stem). */
+const NO_STEMS: ReadonlySet<string> = new Set()
+
 export class StemTable {
-  readonly stems = new Set<string>()
+  /** Read after `fill` only. */
+  stems: ReadonlySet<string> = NO_STEMS
   /** Stems of -ing / -ed words: a later "the rotation" may name the step "rotating". */
-  readonly verbStems = new Set<string>()
+  verbStems: ReadonlySet<string> = NO_STEMS
   private cursor = 0
 
   constructor(private readonly tokens: ReadonlyArray<Token>) {}
@@ -50,9 +54,15 @@ export class StemTable {
       const info = x.info
       const ws = (info.stems ??= stemsOfWord(x.l)) as WordStems
       const stems = ws.stems
-      for (let k = 0; k < stems.length; k++) this.stems.add(stems[k])
+      if (stems.length > 0) {
+        const own = (this.stems === NO_STEMS ? (this.stems = new Set()) : this.stems) as Set<string>
+        for (let k = 0; k < stems.length; k++) own.add(stems[k])
+      }
       const verbs = ws.verbStems
-      for (let k = 0; k < verbs.length; k++) this.verbStems.add(verbs[k])
+      if (verbs.length > 0) {
+        const own = (this.verbStems === NO_STEMS ? (this.verbStems = new Set()) : this.verbStems) as Set<string>
+        for (let k = 0; k < verbs.length; k++) own.add(verbs[k])
+      }
     }
   }
 }

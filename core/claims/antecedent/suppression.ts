@@ -110,7 +110,8 @@ const DESIGN_CLAIM = new RegExp(CLAIM_LEAD + String.raw`(?:the|an?)\s+(?:new,?\s
 const AS_SHOWN = /\bas\s+(?:herein\s+)?(?:shown|illustrated)\b(?!\s+in\b)/i
 const FORMAL_SUBJECT = new RegExp(CLAIM_LEAD + String.raw`(?:the|an?)\s+(?:[\w,-]+\s+){0,6}?(?:design|plant|variety|cultivar)\b`, "i")
 
-export const isFormalClaim = (text: string): boolean => DESIGN_CLAIM.test(text) || (AS_SHOWN.test(text) && FORMAL_SUBJECT.test(text))
+// The anchored subject pattern first: it fails at the claim's first words, where "as shown" would be sought through the whole text.
+export const isFormalClaim = (text: string): boolean => DESIGN_CLAIM.test(text) || (FORMAL_SUBJECT.test(text) && AS_SHOWN.test(text))
 
 /** Whether the phrase is tied to another thing ("of the sphere", "thereof", a possessive). */
 export const isTied = (m: Mention): boolean => TIES.has(m.next) || m.thereof || (m.prev.endsWith("'s") && m.prev.length > 2)

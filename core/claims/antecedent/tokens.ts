@@ -60,13 +60,21 @@ const isSpace = (c: number) =>
   c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 
 /**
- * The text of ASCII words seen before, by a hash of their lower-case code units: a token of a known word takes the
- * string made for it the first time (no slice, no lower-casing, and its hash for every set and map lookup after is
- * already worked out). On a hash shared by two words the later one is read the plain way.
+ * The text of ASCII words seen before, in a slot picked by a hash of their lower-case code units: a token of a known
+ * word takes the string made for it the first time (no slice, no lower-casing, and its hash for every set and map
+ * lookup after is already worked out). A slot holds the first word that landed in it; a later word landing in a
+ * taken slot is read the plain way (an array read instead of a map lookup per word).
  */
-const KNOWN_WORDS = new Map<number, WordInfo>()
+const KNOWN_SLOTS = 1 << 17
+const KNOWN_WORDS: Array<WordInfo | undefined> = new Array(KNOWN_SLOTS).fill(undefined)
 
 const PUNCTUATION: Array<WordInfo | undefined> = new Array(128).fill(undefined)
+
+/** Whether a prime (or an apostrophe read as one) stands at `at`: ' \u2019 \u2032 \u2033, the first units PRIMES takes. */
+const isPrimeAt = (text: string, at: number): boolean => {
+  const c = text.charCodeAt(at)
+  return c === 39 || c === 0x2019 || c === 0x2032 || c === 0x2033
+}
 
 /** Whether `known` is text[at, end) in lower case (known is lower-case ASCII). */
 const isKnownAt = (known: string, text: string, at: number, end: number): boolean => {
@@ -96,34 +104,41 @@ export const tokenize = (text: string, from = 0): Token[] => {
     }
     const at = i
     let end = i + 1
+    // The hash of the word's lower-case code units is worked out as it is scanned (-1 past a non-ASCII unit).
+    let h = c0 >= 65 && c0 <= 90 ? c0 + 32 : c0
+    let ascii = c0 < 0x80
     if (isWordUnit(c0)) {
-      while (end < n && isWordUnit(text.charCodeAt(end))) end++
-      while (end + 1 < n && isJoiner(text.charCodeAt(end)) && isWordUnit(text.charCodeAt(end + 1))) {
-        end += 2
-        while (end < n && isWordUnit(text.charCodeAt(end))) end++
+      for (;;) {
+        while (end < n) {
+          let c = text.charCodeAt(end)
+          if (!isWordUnit(c)) break
+          if (c >= 0x80) ascii = false
+          else if (c >= 65 && c <= 90) c += 32
+          h = (Math.imul(h, 31) + c) & 0x3fffffff
+          end++
+        }
+        if (end + 1 < n) {
+          const j = text.charCodeAt(end)
+          if (isJoiner(j) && isWordUnit(text.charCodeAt(end + 1))) {
+            if (j >= 0x80) ascii = false
+            h = (Math.imul(h, 31) + j) & 0x3fffffff
+            end++
+            continue
+          }
+        }
+        break
       }
     }
-    // A word opening with a lower-case letter or digit, ASCII throughout: no symbol with primes, lower case is A-Z → a-z.
+    // A word opening with a letter or digit, ASCII throughout, lower case is A-Z → a-z; one opening with a capital
+    // ("The", "A", "CPU") only when no prime follows it (a symbol with primes, "R'", is read the plain way below).
     let hash = -1
-    if ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57)) {
-      let h = 0
-      for (let k = at; k < end; k++) {
-        let c = text.charCodeAt(k)
-        if (c >= 0x80) {
-          h = -1
-          break
-        }
-        if (c >= 65 && c <= 90) c += 32
-        h = (Math.imul(h, 31) + c) & 0x3fffffff
-      }
+    if (ascii && ((c0 >= 97 && c0 <= 122) || (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90 && !isPrimeAt(text, end)))) {
       hash = h
-      if (h >= 0) {
-        const known = KNOWN_WORDS.get(h)
-        if (known !== undefined && isKnownAt(known.l, text, at, end)) {
-          i = end
-          out.push(new Token(known.l, at, end, true, known))
-          continue
-        }
+      const known = KNOWN_WORDS[h & (KNOWN_SLOTS - 1)]
+      if (known !== undefined && isKnownAt(known.l, text, at, end)) {
+        i = end
+        out.push(new Token(known.l, at, end, true, known))
+        continue
       }
     }
     let raw = text.slice(at, end)
@@ -139,10 +154,10 @@ export const tokenize = (text: string, from = 0): Token[] => {
     // Beyond ASCII only letters and digits make a word: a dash or a degree sign is punctuation.
     const word = (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122) || (c0 >= 0xc0 && LETTER.test(raw))
     const lower = raw.toLowerCase()
-    if (hash >= 0 && KNOWN_WORDS.size < 200_000 && !KNOWN_WORDS.has(hash)) {
-      // (ASCII, opened by a lower-case letter or digit: a word token, its text the lower-cased slice.)
+    if (hash >= 0 && KNOWN_WORDS[hash & (KNOWN_SLOTS - 1)] === undefined) {
+      // (ASCII, opened by a letter or digit, no primes taken: a word token, its text the lower-cased slice.)
       const info = new WordInfo(lower)
-      KNOWN_WORDS.set(hash, info)
+      KNOWN_WORDS[hash & (KNOWN_SLOTS - 1)] = info
       out.push(new Token(lower, at, at + raw.length, word, info))
       continue
     }
