@@ -153,13 +153,13 @@ interface Phrase {
   readonly cuts: ReadonlyArray<Cut>
 }
 
+/** The cuts of a phrase without any: shared, never written to. */
+const NO_CUTS: Cut[] = []
+
 /**
  * Read a noun phrase starting at token i. After a plural determiner ("two", "a plurality of") an
  * -s word is the head, not a verb: a verb agreeing with a plural subject has no -s.
  */
-/** The cuts of a phrase without any: shared, never written to. */
-const NO_CUTS: Cut[] = []
-
 const parsePhrase = (t: ReadonlyArray<Token>, i: number, pluralDet = false, coordinated = false): Phrase => {
   const words: Token[] = []
   // Most phrases have no cut: they share one empty list, and a list is made at the first cut.
