@@ -3,11 +3,12 @@
  * alternatives, predicates, picks from a recited plurality, objects of a purpose, counts and
  * values of what is recited, and words said again from the chain do not.
  */
-import { type Mention, qualifierAt, type Reading } from "./chunker.ts"
+import { type Mention, pastReferenceSigns, qualifierAt, type Reading } from "./chunker.ts"
 import type { ClaimScan } from "./claim-scan.ts"
 import { ORIGIN_SPAN } from "./intro-index.ts"
 import { ARTICLES } from "./qualifiers.ts"
 import { repeatsParentText, repeatsParentWording, restatesStep } from "./restatement.ts"
+import type { Token } from "./tokens.ts"
 
 /** "adapted to", "configured to": the verb after them states a function. */
 const FUNCTION_WORDS = new Set(["adapted", "configured", "operable", "arranged", "designed", "capable", "able", "used", "constructed", "programmed", "intended"])
@@ -16,6 +17,17 @@ const FUNCTION_WORDS = new Set(["adapted", "configured", "operable", "arranged",
 const STATING_VERBS = new Set(["has", "have", "having", "contains", "containing", "comprises", "comprising", "includes", "including", "is", "are"])
 /** "of about 5 to 7", "of from 35", "of at least 24": the phrase gives a value. */
 const VALUE_AFTER = /^of (?:(?:about|approximately|from|at least|at most|less than|more than|greater than|between|up to|not more than|not less than) |\d)/
+
+/** First words after "of" that VALUE_AFTER can match: the qualifier is built and matched only after one of them or a digit. */
+const VALUE_FIRST = new Set(["about", "approximately", "from", "at", "less", "more", "greater", "between", "up", "not"])
+
+/** Whether the word after the "of" at token `of` may open a value ("of about 5", "of 35"). */
+const valueWordAfterOf = (tokens: ReadonlyArray<Token>, of: number): boolean => {
+  const x = tokens[of + 1]
+  if (x === undefined || !x.word) return false
+  const c = x.l.charCodeAt(0)
+  return (c >= 48 && c <= 57) || VALUE_FIRST.has(x.l)
+}
 
 export const addsElement = (scan: ClaimScan, m: Mention, r0: Reading): boolean =>
   !m.alternative && !m.predicative && !pickFromRecited(scan, m, r0) && !restatesStep(scan, m) && !specifiesRecited(scan, m, r0) &&
@@ -74,7 +86,8 @@ const statesCountOrValue = (scan: ClaimScan, m: Mention, r: Reading): boolean =>
   const tokens = scan.tokens
   // "has a glass transition temperature (Tg) of from about 35° C.": past the label.
   const labelled = tokens[m.tokEnd]?.l === "(" && tokens[m.tokEnd + 2]?.l === ")" && tokens[m.tokEnd + 3]?.l === "of"
-  if ((m.next === "of" || labelled) && VALUE_AFTER.test(qualifierAt(tokens, labelled ? m.tokEnd + 3 : m.tokEnd))) return scan.view.hasKey(r.key)
+  if ((m.next === "of" || labelled) && valueWordAfterOf(tokens, labelled ? m.tokEnd + 3 : pastReferenceSigns(tokens, m.tokEnd)) &&
+    VALUE_AFTER.test(qualifierAt(tokens, labelled ? m.tokEnd + 3 : m.tokEnd))) return scan.view.hasKey(r.key)
   const counted = m.det !== "a" && m.det !== "a single" && m.det !== "a further" && m.det !== "another" && m.det !== "a plurality of"
   return counted && m.detNumber !== undefined && m.detNumber !== "sg" && STATING_VERBS.has(m.prev) && scan.view.hasKey(r.key)
 }

@@ -56,35 +56,55 @@ export class ChainView {
     private readonly ancestors: ReadonlyArray<{ readonly index: IntroIndex }>
   ) {}
 
+  // One method per map, and loops instead of callbacks: these are asked for every mention.
   key(k: string): Intro[] | undefined {
-    return this.gather(k, "byKey")
+    let out = this.own.byKey.get(k)
+    const ancestors = this.ancestors
+    for (let n = 0; n < ancestors.length; n++) {
+      const more = ancestors[n].index.byKey.get(k)
+      if (more) out = out ? out.concat(more) : more
+    }
+    return out
   }
 
   head(h: string): Intro[] | undefined {
-    return this.gather(h, "byHead")
+    let out = this.own.byHead.get(h)
+    const ancestors = this.ancestors
+    for (let n = 0; n < ancestors.length; n++) {
+      const more = ancestors[n].index.byHead.get(h)
+      if (more) out = out ? out.concat(more) : more
+    }
+    return out
   }
 
   /** Whether anything is recited under a key, without gathering the intros. */
   hasKey(k: string): boolean {
-    return this.own.byKey.has(k) || this.ancestors.some((a) => a.index.byKey.has(k))
+    if (this.own.byKey.has(k)) return true
+    const ancestors = this.ancestors
+    for (let n = 0; n < ancestors.length; n++) if (ancestors[n].index.byKey.has(k)) return true
+    return false
   }
 
   hasHead(h: string): boolean {
-    return this.own.byHead.has(h) || this.ancestors.some((a) => a.index.byHead.has(h))
-  }
-
-  private gather(k: string, by: "byKey" | "byHead"): Intro[] | undefined {
-    let out = this.own[by].get(k)
-    for (const a of this.ancestors) {
-      const more = a.index[by].get(k)
-      if (more) out = out ? out.concat(more) : more
-    }
-    return out
+    if (this.own.byHead.has(h)) return true
+    const ancestors = this.ancestors
+    for (let n = 0; n < ancestors.length; n++) if (ancestors[n].index.byHead.has(h)) return true
+    return false
   }
 }
 
 /** One intro per mention that made it. */
 export const distinctOrigins = (intros: ReadonlyArray<Intro>): Intro[] => {
+  // A few intros (most references have one or two) are compared pairwise: no set made.
+  if (intros.length <= 8) {
+    const out: Intro[] = []
+    for (let k = 0; k < intros.length; k++) {
+      let again = false
+      for (let j = 0; j < out.length && !again; j++) again = out[j].origin === intros[k].origin
+      if (!again) out.push(intros[k])
+    }
+    return out
+  }
   const seen = new Set<number>()
   const out: Intro[] = []
   for (const i of intros) {
