@@ -149,21 +149,21 @@ export const SPEED_ROUND_FOUR = {
 
 /**
  * The checker's cost before and after the fifth round's speed work (commit 5449f98, this round's rules, against
- * ef51457), measured the same way as the fourth round's but on an esbuild bundle of the checker (keepNames, as tsx
+ * 896bac5), measured the same way as the fourth round's but on an esbuild bundle of the checker (keepNames, as tsx
  * compiles it) so that the counts leave out the transform: instructions per pass over a quarter of the sample's
  * claim sets (every fourth of the 521, valgrind cachegrind on node --single-threaded --predictable, three passes
- * after three warm-up passes less none), and CPU µs per claim over the 509 granted sets (7 passes after 3 warm-up,
- * the best and median pass of each process), eight processes for each, alternated, at a load of 11-13 on 2 cores
- * (two pipeline builds running beside). Filled in by hand from those runs.
+ * after three warm-up passes less none), and CPU µs per claim over the 509 granted sets (7 passes after 3 warm-up;
+ * per process its best and median pass), eight processes for each, alternated, at a load of 7-9 on 2 cores (two
+ * pipeline builds running beside). Filled in by hand from those runs.
  */
 export const SPEED_ROUND_FIVE = {
   before: "commit 5449f98 (this round's rules; the fourth round's speed work)",
-  after: "commit ef51457",
-  instructionsPerQuarterPass: { before: 436.3e6, after: 420.7e6 },
+  after: "commit 896bac5",
+  instructionsPerQuarterPass: { before: 436.3e6, after: 406.6e6 },
   cpuMicrosPerClaimOfEightProcesses: {
-    before: { best: 51.5, medianOfBest: 57.9 },
-    after: { best: 49.0, medianOfBest: 53.3 },
-    loadAverage: "11-13 on 2 cores, two pipeline builds running beside"
+    before: { best: 51.5, medianOfBestPasses: 53.9, medianOfMedianPasses: 57.9 },
+    after: { best: 44.4, medianOfBestPasses: 47.1, medianOfMedianPasses: 50.7 },
+    loadAverage: "7-9 on 2 cores, two pipeline builds running beside"
   }
 }
 
