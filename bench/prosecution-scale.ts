@@ -69,7 +69,7 @@ const result = await Effect.runPromise(
     openCorpusFile: () => {
       throw new Error("the prosecution stage reads no corpus files")
     },
-    outputOf: (_stage, rel) => path.join(dir, rel),
+    outputOf: (o) => path.join(dir, o.path),
     progress: silentProgress
   }) as Effect.Effect<{ rowCounts: Record<string, number> }, unknown>
 )

@@ -17,6 +17,10 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
+import { embedOutputs } from "../embed/outputs.ts"
+import { ingestTable } from "../ingest/outputs.ts"
+import { mapOutputs } from "../map/outputs.ts"
+import type { OutputHandle } from "../stages/outputs.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString } from "../stages/tables.ts"
 import { confirmVoids, NEIGHBOURS } from "./confirm.ts"
@@ -38,25 +42,30 @@ const CPC_PER_APP = `
 
 const rows = async (conn: DuckDBConnection, sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, any>[]
 
-const openViews = async (workDir: string) => {
+/** Where the atlas reads an earlier stage's output: the build's outputOf, or a finished version's folder. */
+type Outputs = (output: OutputHandle) => string
+
+const openViews = async (outputs: Outputs) => {
   const db = await DuckDBInstance.create(":memory:")
   const conn = await db.connect()
-  const views: Record<string, string> = {
-    coordinates: "map/coordinates.parquet",
-    vectors: "index/vectors.parquet",
-    applications: "tables/applications.parquet",
-    cpc_assignments: "tables/cpc_assignments.parquet",
-    cpc_scheme: "tables/cpc_scheme.parquet"
+  const views: Record<string, OutputHandle> = {
+    coordinates: mapOutputs.coordinates,
+    vectors: embedOutputs.vectors,
+    applications: ingestTable("applications"),
+    cpc_assignments: ingestTable("cpc_assignments"),
+    cpc_scheme: ingestTable("cpc_scheme")
   }
-  for (const [name, file] of Object.entries(views)) {
-    await conn.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(path.join(workDir, file))})`)
+  for (const [name, handle] of Object.entries(views)) {
+    await conn.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(outputs(handle))})`)
   }
   return { db, conn }
 }
 
-export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {}, log: (line: string) => void = () => {}) => {
-  const info = JSON.parse(await fs.readFile(path.join(workDir, "index", "index.json"), "utf8")) as { dims: number; quantization: Quantization }
-  const { db, conn } = await openViews(workDir)
+/** The atlas of a version: `from` is its folder, or (in the build) the stage context's outputOf. */
+export const buildAtlas = async (from: string | Outputs, options: VoidSearchOptions = {}, log: (line: string) => void = () => {}) => {
+  const outputs: Outputs = typeof from === "string" ? (h) => path.join(from, h.path) : from
+  const info = JSON.parse(await fs.readFile(outputs(embedOutputs.info), "utf8")) as { dims: number; quantization: Quantization }
+  const { db, conn } = await openViews(outputs)
   try {
     // 1. Coordinates in key order, as flat arrays.
     const [{ n }] = await rows(conn, `SELECT count(*)::INTEGER AS n FROM coordinates`)
@@ -81,7 +90,7 @@ export const buildAtlas = async (workDir: string, options: VoidSearchOptions = {
       await conn.run(`CREATE TEMP TABLE wanted AS SELECT unnest([${borderKeys.join(",")}]::INTEGER[]) AS key`)
       for (const r of await rows(conn, `SELECT v.key, v.vector FROM vectors v JOIN wanted USING (key)`)) vectorOf.set(r.key, Float32Array.from(r.vector))
     }
-    const index = viewIndex(path.join(workDir, "index", "hnsw.usearch"), info.dims, info.quantization)
+    const index = viewIndex(outputs(embedOutputs.index), info.dims, info.quantization)
     const similarityToNearest = (queries: ReadonlyArray<Float32Array>, self: ReadonlyArray<number | null>) => {
       if (!queries.length) return []
       const matrix = new Float32Array(queries.length * info.dims)
@@ -184,7 +193,7 @@ export const atlasStage: Stage = {
   readsCorpusFile: () => false,
   run: (ctx) =>
     stagePromise(async (): Promise<StageResult> => {
-      const atlas = await buildAtlas(ctx.workDir, {}, (line) => ctx.progress.info(line))
+      const atlas = await buildAtlas(ctx.outputOf, {}, (line) => ctx.progress.info(line))
       const file = path.join(ctx.workDir, ATLAS_FILE)
       await fs.mkdir(path.dirname(file), { recursive: true })
       await fs.writeFile(file, JSON.stringify(atlas))

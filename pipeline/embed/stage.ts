@@ -28,7 +28,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
-import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
+import { normalizeRows, writeVectorFile } from "../../core/index/vector-file.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { batchEncodingInQueue } from "../distributed/embed-coordinator.ts"
@@ -36,6 +36,8 @@ import { embedQueueName } from "../distributed/jobs.ts"
 import { type BuildQueueSettings, buildQueueSettings } from "../distributed/settings.ts"
 import { type Stage, type StageContext, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
+import { encoderModel } from "../encoder/save.ts"
+import { embedOutputs } from "./outputs.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
 import { indexWithRecall } from "./quantization.ts"
 
@@ -92,7 +94,7 @@ export const embedStage: Stage = {
   readsCorpusFile: () => false,
   run: (ctx) =>
     Effect.gen(function* () {
-      const encoderDir = path.join(ctx.workDir, "encoder")
+      const encoderDir = ctx.outputOf(encoderModel)
       const threads = encoderThreads()
       const encoder = yield* Effect.acquireRelease(stagePromise(() => loadTextEncoder(encoderDir, { threads })), (e) => Effect.promise(() => e.close()))
       // BUILD_QUEUE set: the batches are encoded by build workers on any machine (pipeline/distributed).
@@ -110,7 +112,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   const dir = path.join(ctx.workDir, "index")
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(dir, { recursive: true })
-  const vectorsFile = path.join(dir, "vectors.parquet")
+  const vectorsFile = path.join(ctx.workDir, embedOutputs.vectors.path)
   // Vectors are staged in a DuckDB file, then written once to Parquet.
   const stagingFile = path.join(dir, ".vectors.duckdb")
   const db = await DuckDBInstance.create(stagingFile)
@@ -233,12 +235,12 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   const unitRows = matrix.subarray(0, key * dims)
   const { built, choice, indexRecallAt10 } = indexWithRecall(unitRows, dims, ctx.progress)
   const { raw, info } = built
-  raw.save(path.join(dir, "hnsw.usearch"))
-  await writeVectorFile(path.join(dir, VECTOR_FILE), unitRows)
+  raw.save(path.join(ctx.workDir, embedOutputs.index.path))
+  await writeVectorFile(path.join(ctx.workDir, embedOutputs.vectorFile.path), unitRows)
   // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
-  await fs.writeFile(path.join(dir, "index.json"), JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10 }, null, 2))
+  await fs.writeFile(path.join(ctx.workDir, embedOutputs.info.path), JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10 }, null, 2))
   return {
-    outputs: ["index/vectors.parquet", "index/hnsw.usearch", `index/${VECTOR_FILE}`, "index/index.json"],
+    outputs: Object.values(embedOutputs).map((o) => o.path),
     rowCounts: { vectors: key },
     notes: [
       earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,

@@ -4,6 +4,7 @@
  * frequencies, idf), encoder/tokenizer.json (tokeniser and weighting settings) and
  * encoder/training.json (what it was trained on, for the manifest and for analysts).
  */
+import { output } from "../stages/outputs.ts"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { lsaEncoderFiles } from "../../core/encoder/lsa-format.ts"
@@ -14,6 +15,8 @@ import type { TrainedSubwordEncoder } from "./subword-train.ts"
 import type { TrainedLsaEncoder } from "./train.ts"
 
 export const encoderFolder = "encoder"
+/** The encoder folder as an output handle (pipeline/stages/outputs.ts) for the stages that load the model. */
+export const encoderModel = output("encoder", encoderFolder)
 
 export interface SavedLsaEncoder {
   /** Written files, relative to the version directory. */

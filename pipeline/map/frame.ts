@@ -8,12 +8,13 @@
  *   map/frame.json  dims, the frame's applications and coordinates (in the ±FRAME box)
  *   map/frame.f32   their unit vectors, row-major float32 in the same order
  */
+import { mapOutputs } from "./outputs.ts"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { readVectorFile, writeVectorFile } from "../../core/index/vector-file.ts"
 
-export const FRAME_JSON = "map/frame.json"
-export const FRAME_VECTORS = "map/frame.f32"
+export const FRAME_JSON = mapOutputs.frame.path
+export const FRAME_VECTORS = mapOutputs.frameVectors.path
 
 export interface Frame {
   readonly dims: number

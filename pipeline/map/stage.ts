@@ -19,12 +19,14 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { UMAP } from "umap-js"
 import { exactSearchBatch } from "../../core/index/hnsw.ts"
-import { normalizeRows, readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
+import { normalizeRows, readVectorFile } from "../../core/index/vector-file.ts"
 import { seededRandom } from "../../core/random.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { hasTextHash, sameEncoder } from "../embed/reuse.ts"
 import { EncoderPin } from "../encoder/pin.ts"
-import { type Frame, FRAME_JSON, FRAME_VECTORS, readFrame, writeFrame } from "./frame.ts"
+import { embedOutputs } from "../embed/outputs.ts"
+import { mapOutputs } from "./outputs.ts"
+import { type Frame, readFrame, writeFrame } from "./frame.ts"
 import { sqlString } from "../stages/tables.ts"
 
 export const MAP_SAMPLE = 3000
@@ -77,7 +79,7 @@ const normaliser = (coords: number[][]) => {
  * give nothing.
  */
 const takeOverPlaces = async (conn: DuckDBConnection, earlierDir: string, parquetFile: string, placed: Uint8Array, coords: Float64Array) => {
-  const earlierFile = path.join(earlierDir, "index", "vectors.parquet")
+  const earlierFile = path.join(earlierDir, embedOutputs.vectors.path)
   if (!(await hasTextHash(conn, earlierFile)) || !(await hasTextHash(conn, parquetFile))) return 0
   const earlierVectors = sqlString(earlierFile)
   const parquet = sqlString(parquetFile)
@@ -110,17 +112,17 @@ export const mapStage: Stage = {
   readsCorpusFile: () => false,
   run: (ctx) =>
     Effect.flatMap(Effect.all([EncoderPin, MapSample]), ([pin, mapSample]) => stagePromise(async (): Promise<StageResult> => {
-      const info = JSON.parse(await fs.readFile(path.join(ctx.workDir, "index", "index.json"), "utf8")) as { dims: number; count: number }
+      const info = JSON.parse(await fs.readFile(ctx.outputOf(embedOutputs.info), "utf8")) as { dims: number; count: number }
       const dims = info.dims
       const db = await DuckDBInstance.create(":memory:")
       const conn = await db.connect()
       try {
-        const parquet = sqlString(path.join(ctx.workDir, "index", "vectors.parquet"))
+        const parquet = sqlString(ctx.outputOf(embedOutputs.vectors))
         const appNums = ((await conn.runAndReadAll(`SELECT app_num FROM read_parquet(${parquet}) ORDER BY key`)).getRowsJS() as [string][]).map((r) => r[0])
         const n = appNums.length
         // Unit vectors as one typed array (off the JS heap): a million vectors as JS number
         // lists ran out of the 4 GB heap.
-        const vectors = (await readVectorFile(vectorFilePath(ctx.workDir), dims, n)) ?? (await vectorsFromParquet(conn, parquet, dims, n))
+        const vectors = (await readVectorFile(ctx.outputOf(embedOutputs.vectorFile), dims, n)) ?? (await vectorsFromParquet(conn, parquet, dims, n))
         const row = (i: number) => vectors.subarray(i * dims, (i + 1) * dims)
         const explicitPin = Option.getOrUndefined(pin)
         // The frame: the pinned version's (ENCODER_PIN), else the earlier version's when its vectors
@@ -162,7 +164,7 @@ export const mapStage: Stage = {
         // Under the earlier version's frame, an unchanged application (same text, so the same
         // vector) keeps the coordinates it had: placing it again would give the same numbers.
         let takenOver = 0
-        if (kept && frameFrom === ctx.previous?.dir) takenOver = await takeOverPlaces(conn, ctx.previous!.dir, path.join(ctx.workDir, "index", "vectors.parquet"), placed, coords)
+        if (kept && frameFrom === ctx.previous?.dir) takenOver = await takeOverPlaces(conn, ctx.previous!.dir, ctx.outputOf(embedOutputs.vectors), placed, coords)
 
         // Everything else is placed from its nearest frame points (exact search over the frame,
         // a batch of queries per call).
@@ -203,11 +205,11 @@ export const mapStage: Stage = {
         }
         ap.flushSync()
         ap.closeSync()
-        const file = path.join(ctx.workDir, "map", "coordinates.parquet")
+        const file = path.join(ctx.workDir, mapOutputs.coordinates.path)
         await fs.mkdir(path.dirname(file), { recursive: true })
         await conn.run(`COPY (SELECT * FROM c ORDER BY key) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`)
         return {
-          outputs: ["map/coordinates.parquet", FRAME_JSON, FRAME_VECTORS],
+          outputs: Object.values(mapOutputs).map((o) => o.path),
           rowCounts: { coordinates: n },
           notes: [
             kept

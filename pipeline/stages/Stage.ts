@@ -7,6 +7,7 @@ import { type ConfigError, Data, Effect } from "effect"
 import type { SkippedRecord, StageOutput, StageRecord } from "../../core/artifacts/manifest.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
 import type { CorpusLocation, CorpusObject } from "../corpus/CorpusStore.ts"
+import type { OutputHandle } from "./outputs.ts"
 import type { Progress } from "./progress.ts"
 
 export interface StageContext {
@@ -15,8 +16,8 @@ export interface StageContext {
   /** The corpus files this stage declared as inputs. */
   readonly corpusFiles: ReadonlyArray<CorpusObject>
   readonly openCorpusFile: (path: string) => CorpusFile
-  /** Absolute path of an output of an earlier stage of this build. */
-  readonly outputOf: (stage: string, relPath: string) => string
+  /** Absolute path of an output of an earlier stage this one depends on (throws for any other stage). */
+  readonly outputOf: (output: OutputHandle) => string
   readonly progress: Progress
   /** The stage's code version as the runner computed it (sources and settings). */
   readonly codeVersion?: string

@@ -19,6 +19,7 @@ import * as path from "node:path"
 import { decodeManifest, type Manifest, type StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/CorpusStore.ts"
 import { buildLock, BuildLockError } from "../artifacts/build-lock.ts"
+import { undeclaredRead } from "./outputs.ts"
 import { writeCatalog } from "../../core/artifacts/catalog.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../../core/artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
@@ -234,7 +235,10 @@ const build = (opts: PipelineOptions) =>
           workDir: work,
           corpusFiles: inputs,
           openCorpusFile: (p) => store.file(location, p),
-          outputOf: (s, rel) => path.join(work, rel),
+          outputOf: (handle) => {
+            if (handle.stage !== stage.name && !stage.dependsOn.includes(handle.stage)) throw undeclaredRead(stage.name, handle)
+            return path.join(work, handle.path)
+          },
           progress: opts.progress,
           codeVersion,
           corpusLocation: location,

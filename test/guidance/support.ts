@@ -24,7 +24,7 @@ export const runGuidanceStage = (workDir: string): Promise<StageResult> => {
     openCorpusFile: () => {
       throw new Error("the guidance stage reads no corpus files")
     },
-    outputOf: (_stage, rel) => path.join(workDir, rel),
+    outputOf: (o) => path.join(workDir, o.path),
     progress: quietProgress
   }
   return Effect.runPromise(guidanceStage.run(ctx))

@@ -171,7 +171,7 @@ describe("incremental ingest", () => {
           workDir,
           corpusFiles: objects,
           openCorpusFile: (p) => store.file(location, p),
-          outputOf: (_, rel) => path.join(workDir, rel),
+          outputOf: (o) => path.join(workDir, o.path),
           progress: silentProgress,
           corpusLocation: location,
           previous: { dir: previous.versionDir, record: previous.record },

@@ -11,6 +11,7 @@ import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
 import { type Stage, stagePromise } from "../../pipeline/stages/Stage.ts"
+import { output } from "../../pipeline/stages/outputs.ts"
 
 let tmp: string
 let corpus: string
@@ -53,7 +54,7 @@ const doubler = (runs: string[], opts: { crash?: boolean } = {}): Stage => ({
     stagePromise(async () => {
       runs.push("double")
       if (opts.crash) throw new Error("simulated crash")
-      const n = Number(await fs.readFile(ctx.outputOf("lines", "lines.txt"), "utf8"))
+      const n = Number(await fs.readFile(ctx.outputOf(output("lines", "lines.txt")), "utf8"))
       await fs.writeFile(path.join(ctx.workDir, "double.txt"), String(2 * n))
       return { outputs: ["double.txt"], rowCounts: { double: 2 * n } }
     })
@@ -159,5 +160,14 @@ describe("artifact versions", () => {
     )
     expect(Exit.isFailure(exit)).toBe(true)
     expect(String(Exit.isFailure(exit) && exit.cause)).toContain(path.join(tmp, "nowhere"))
+  })
+
+  it("refuses a read of an output of a stage the reader does not depend on (its input hash would miss it)", async () => {
+    const runs: string[] = []
+    const reader: Stage = { ...doubler(runs), name: "undeclared", dependsOn: [] }
+    const exit = await build([lineCounter(runs), reader])
+    expect(Exit.isFailure(exit)).toBe(true)
+    expect(String(Exit.isFailure(exit) && exit.cause)).toContain(`stage undeclared reads lines.txt of stage lines without depending on it`)
+    await expect(fs.readlink(path.join(root, "current"))).rejects.toThrow()
   })
 })

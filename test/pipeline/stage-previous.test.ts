@@ -12,6 +12,7 @@ import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
 import { type Stage, type StageContext, stagePromise } from "../../pipeline/stages/Stage.ts"
+import { output } from "../../pipeline/stages/outputs.ts"
 
 let tmp: string
 let corpus: string
@@ -55,7 +56,7 @@ const consumer = (runs: string[]): Stage => ({
   run: (ctx) =>
     stagePromise(async () => {
       runs.push("consumer")
-      await fs.writeFile(path.join(ctx.workDir, "consumed.txt"), await fs.readFile(ctx.outputOf("producer", "public.txt")))
+      await fs.writeFile(path.join(ctx.workDir, "consumed.txt"), await fs.readFile(ctx.outputOf(output("producer", "public.txt"))))
       return { outputs: ["consumed.txt"], rowCounts: {} }
     })
 })
