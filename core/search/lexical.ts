@@ -19,6 +19,8 @@ export const MAX_QUERY_TERMS = 32
 
 export class LexicalIndex {
   private readonly scores: Float64Array
+  /** Largest impact per query term seen so far (a term's postings never change within a version). */
+  private readonly maxImpact = new Map<string, number>()
   private constructor(
     private readonly terms: ReadonlyMap<string, { readonly offset: number; readonly length: number }>,
     /** Posting doc id → corpus key (−1 when the application has no key). */
@@ -71,25 +73,112 @@ export class LexicalIndex {
         const { offset, length } = this.terms.get(term)!
         const buf = new ArrayBuffer(length * 8)
         await this.file.read(new Uint8Array(buf), 0, buf.byteLength, offset * 8)
-        return { ids: new Uint32Array(buf, 0, length), impacts: new Float32Array(buf, length * 4, length) }
+        const impacts = new Float32Array(buf, length * 4, length)
+        let max = this.maxImpact.get(term)
+        if (max === undefined) {
+          max = 0
+          for (let i = 0; i < impacts.length; i++) if (impacts[i] > max) max = impacts[i]
+          this.maxImpact.set(term, max)
+        }
+        return { ids: new Uint32Array(buf, 0, length), impacts, max }
       })
     )
-    // Accumulate synchronously: no await between here and the reset, so concurrent queries
-    // never share the score array.
-    const touched: number[] = []
-    for (const { ids, impacts } of slices) {
-      for (let i = 0; i < ids.length; i++) {
-        const d = ids[i]
-        if (this.scores[d] === 0) touched.push(d)
-        this.scores[d] += impacts[i]
-      }
-    }
-    const top = new TopK(depth)
-    for (const d of touched) {
-      const key = this.docKey[d]
-      if (key >= 0 && accepts(key)) top.push(key, this.scores[d])
-      this.scores[d] = 0
-    }
-    return top.sorted()
+    // Synchronous from here to the reset: concurrent queries never share the score array.
+    return topByImpact(slices, depth, this.docKey, this.scores, accepts)
   }
+}
+
+/** One query term's postings: ascending posting ids, their BM25 impacts, and the largest impact. */
+export interface PostingSlice {
+  readonly ids: Uint32Array
+  readonly impacts: Float32Array
+  readonly max: number
+}
+
+const BOUND_SAMPLE = 20_000
+
+/**
+ * The `depth` best keys by summed impact, exactly as summing every posting would give them, with
+ * MaxScore-style pruning (Turtle and Flood): terms are taken in order of their largest impact;
+ * once the k-th best score among documents seen (a lower bound of the final k-th best) exceeds
+ * what all remaining terms together could add, no unseen document can enter the top k, so the
+ * remaining (long, low-idf) lists only add to the candidates, and candidates that cannot reach the
+ * bound any more are dropped. Candidates are found in a long list by galloping search, since both
+ * ascend. Sums of float32 impacts in float64 do not depend on their order here,
+ * so scores (and ties, broken by key) equal the exhaustive sum's. `scores` is zero on entry and on exit.
+ */
+export const topByImpact = (
+  slices: ReadonlyArray<PostingSlice>,
+  depth: number,
+  docKey: Int32Array,
+  scores: Float64Array,
+  accepts: (key: number) => boolean
+): Scored[] => {
+  const order = [...slices].sort((a, b) => b.max - a.max)
+  // rest[j]: the most the terms from j on can add to any document.
+  const rest = new Float64Array(order.length + 1)
+  for (let j = order.length - 1; j >= 0; j--) rest[j] = rest[j + 1] + order[j].max
+  const admitted = (d: number) => {
+    const key = docKey[d]
+    return key >= 0 && accepts(key)
+  }
+  const kthBest = (docs: ReadonlyArray<number>) => {
+    const top = new TopK(depth)
+    for (const d of docs) if (admitted(d)) top.push(docKey[d], scores[d])
+    return top.threshold
+  }
+  const touched: number[] = []
+  // The bound is the k-th best over a fixed sample of the documents seen first (those of the rarest,
+  // weightiest terms): any subset gives a valid lower bound, and a bounded one keeps it cheap to
+  // recompute as scores grow.
+  let sample: number[] | undefined
+  let bound = -Infinity
+  let j = 0
+  for (; j < order.length; j++) {
+    if (!sample && touched.length >= depth && depth > 0) sample = touched.slice(0, Math.max(BOUND_SAMPLE, depth))
+    if (sample) bound = Math.max(bound, kthBest(sample))
+    // Strictly below the bound: an unseen document cannot even tie the k-th best.
+    if (rest[j] < bound) break
+    const { ids, impacts } = order[j]
+    for (let i = 0; i < ids.length; i++) {
+      const d = ids[i]
+      if (scores[d] === 0) touched.push(d)
+      scores[d] += impacts[i]
+    }
+  }
+  let candidates = touched
+  if (j < order.length) {
+    const reach = rest[j]
+    // A typed array sorts numerically in native code (an Array with a comparator costs ten times more).
+    candidates = Array.from(Uint32Array.from(touched.filter((d) => scores[d] + reach >= bound && admitted(d))).sort())
+    for (; j < order.length; j++) {
+      const { ids, impacts } = order[j]
+      // Candidates and postings both ascend: each candidate is found by galloping forward from
+      // where the last one was (O(C log(L/C)), never worse than a scan of the list), and scores
+      // are touched only at matches.
+      let lo = 0
+      const n = ids.length
+      for (const d of candidates) {
+        if (lo >= n) break
+        if (ids[lo] < d) {
+          let step = 1
+          while (lo + step < n && ids[lo + step] < d) step *= 2
+          let hi = Math.min(lo + step, n)
+          lo += step >>> 1
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1
+            if (ids[mid] < d) lo = mid + 1
+            else hi = mid
+          }
+        }
+        if (lo < n && ids[lo] === d) scores[d] += impacts[lo]
+      }
+      const next = rest[j + 1]
+      candidates = candidates.filter((d) => scores[d] + next >= bound)
+    }
+  }
+  const top = new TopK(depth)
+  for (const d of candidates) if (admitted(d)) top.push(docKey[d], scores[d])
+  for (const d of touched) scores[d] = 0
+  return top.sorted()
 }
