@@ -5,7 +5,6 @@
  * again encodes nothing; and a worker running other encoding code refuses the batch at once.
  */
 import { Cause, ConfigProvider, Effect, Option } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -18,6 +17,7 @@ import { buildQueueSettings } from "../../pipeline/distributed/settings.ts"
 import { indexedTexts } from "../../pipeline/encoder/stage.ts"
 import { withTables } from "../../pipeline/stages/tables.ts"
 import { type LocalS3, startLocalS3 } from "../support/s3.ts"
+import { startWorker, stopWorkers, waitForLine, type WorkerProcess } from "./worker-process.ts"
 
 const REDIS = "redis://127.0.0.1:6379"
 const STORE_BUCKET = "build-store"
@@ -54,46 +54,8 @@ afterAll(async () => {
 
 // ---- worker processes -------------------------------------------------------------------------
 
-interface WorkerProcess {
-  readonly name: string
-  readonly child: ChildProcess
-  readonly lines: string[]
-  readonly exited: Promise<number | null>
-}
-
-const workers: WorkerProcess[] = []
-
-const startWorker = (name: string, queue: string): WorkerProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", "pipeline/distributed/worker-main.ts"], {
-    env: { ...process.env, BUILD_QUEUE: REDIS, BUILD_QUEUE_NAME: queue, S3_ENDPOINT: s3.endpoint, INGEST_WORKERS: "1", BUILD_LOCK_MS: "15000", BUILD_STALLED_INTERVAL_MS: "1000" },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const lines: string[] = []
-  let buffer = ""
-  const take = (chunk: Buffer) => {
-    buffer += chunk.toString("utf8")
-    const parts = buffer.split("\n")
-    buffer = parts.pop()!
-    lines.push(...parts)
-  }
-  child.stdout!.on("data", take)
-  child.stderr!.on("data", take)
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  const w = { name, child, lines, exited }
-  workers.push(w)
-  return w
-}
-
-const waitForLine = async (w: WorkerProcess, pattern: RegExp, timeoutMs = 60_000) => {
-  const start = Date.now()
-  for (;;) {
-    const line = w.lines.find((l) => pattern.test(l))
-    if (line) return line
-    if (w.child.exitCode !== null) throw new Error(`${w.name} exited (${w.child.exitCode}) before ${pattern}:\n${w.lines.join("\n")}`)
-    if (Date.now() - start > timeoutMs) throw new Error(`${w.name}: no ${pattern} within ${timeoutMs} ms:\n${w.lines.join("\n")}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const startQueueWorker = (name: string, queue: string): WorkerProcess =>
+  startWorker(name, { BUILD_QUEUE: REDIS, BUILD_QUEUE_NAME: queue, S3_ENDPOINT: s3.endpoint, INGEST_WORKERS: "1", BUILD_LOCK_MS: "15000", BUILD_STALLED_INTERVAL_MS: "1000" })
 
 const ready = (w: WorkerProcess) => waitForLine(w, /ready on queue \S+\.embed /)
 
@@ -108,10 +70,7 @@ const newQueue = (label: string) => {
 }
 
 afterEach(async () => {
-  for (const w of workers.splice(0)) {
-    if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL")
-    await w.exited
-  }
+  await stopWorkers()
   for (const queueName of queues.splice(0)) await Effect.runPromise(obliterateQueue({ redisUrl: (await settingsFor(queueName)).redisUrl, queueName }))
 })
 
@@ -160,8 +119,8 @@ describe("batchEncodingInQueue", () => {
     expect(bytes(await encodeHere(1)).equals(bytes(inBatchesOf256))).toBe(true)
 
     const queue = newQueue("equal")
-    const a = startWorker("worker-a", queue)
-    const b = startWorker("worker-b", queue)
+    const a = startQueueWorker("worker-a", queue)
+    const b = startQueueWorker("worker-b", queue)
     await Promise.all([ready(a), ready(b)])
     const remote = await encodeInQueue(queue, 100)
     expect(bytes(remote).equals(bytes(inBatchesOf256))).toBe(true)
@@ -185,7 +144,7 @@ describe("batchEncodingInQueue", () => {
 
   it("a worker running other encoding code refuses the batch at once, and the build says why", async () => {
     const queue = newQueue("other-code")
-    const w = startWorker("worker", queue)
+    const w = startQueueWorker("worker", queue)
     await ready(w)
     const running = await encodingCodeVersion()
     const exit = await Effect.runPromiseExit(

@@ -6,7 +6,6 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Cause, ConfigProvider, Effect, Option } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -22,6 +21,7 @@ import { parseInWorkers } from "../../pipeline/ingest/pool.ts"
 import type { ParseEvent, ParseRequest } from "../../pipeline/ingest/protocol.ts"
 import { sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
 import { type LocalS3, startLocalS3, uploadFolder } from "../support/s3.ts"
+import { startWorker, stopWorkers, waitForLine, type WorkerProcess } from "./worker-process.ts"
 
 const REDIS = "redis://127.0.0.1:6379"
 const STORE_BUCKET = "build-store"
@@ -103,17 +103,7 @@ const readLocally = async (location: string, root: string, objects: ReadonlyArra
 
 // ---- worker processes -------------------------------------------------------------------------
 
-interface WorkerProcess {
-  readonly name: string
-  readonly child: ChildProcess
-  readonly lines: string[]
-  readonly exited: Promise<number | null>
-}
-
-const workers: WorkerProcess[] = []
-
 const workerEnv = (queue: string, lockMs: number) => ({
-  ...process.env,
   BUILD_QUEUE: REDIS,
   BUILD_QUEUE_NAME: queue,
   S3_ENDPOINT: s3.endpoint,
@@ -127,34 +117,7 @@ const workerEnv = (queue: string, lockMs: number) => ({
  * production half minute; the others keep a longer lock, so that a machine busy with other test
  * files never takes a live worker's job for a stalled one.
  */
-const startWorker = (name: string, queue: string, lockMs = 15_000): WorkerProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", "pipeline/distributed/worker-main.ts"], { env: workerEnv(queue, lockMs), stdio: ["ignore", "pipe", "pipe"] })
-  const lines: string[] = []
-  let buffer = ""
-  const take = (chunk: Buffer) => {
-    buffer += chunk.toString("utf8")
-    const parts = buffer.split("\n")
-    buffer = parts.pop()!
-    lines.push(...parts)
-  }
-  child.stdout!.on("data", take)
-  child.stderr!.on("data", take)
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  const w = { name, child, lines, exited }
-  workers.push(w)
-  return w
-}
-
-const waitForLine = async (w: WorkerProcess, pattern: RegExp, timeoutMs = 60_000) => {
-  const start = Date.now()
-  for (;;) {
-    const line = w.lines.find((l) => pattern.test(l))
-    if (line) return line
-    if (w.child.exitCode !== null) throw new Error(`${w.name} exited (${w.child.exitCode}) before ${pattern}:\n${w.lines.join("\n")}`)
-    if (Date.now() - start > timeoutMs) throw new Error(`${w.name}: no ${pattern} within ${timeoutMs} ms:\n${w.lines.join("\n")}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const startQueueWorker = (name: string, queue: string, lockMs = 15_000): WorkerProcess => startWorker(name, workerEnv(queue, lockMs))
 
 /** Paths a worker took (it logs `took <path> key=…` as it starts each job). */
 const tookPaths = (w: WorkerProcess) => w.lines.flatMap((l) => /took (\S+) key=/.exec(l)?.[1] ?? [])
@@ -167,10 +130,7 @@ const newQueue = (label: string) => {
 }
 
 afterEach(async () => {
-  for (const w of workers.splice(0)) {
-    if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL")
-    await w.exited
-  }
+  await stopWorkers()
   for (const queueName of queues.splice(0)) await Effect.runPromise(obliterateQueue({ redisUrl: (await settingsFor(queueName)).redisUrl, queueName }))
 })
 
@@ -250,8 +210,8 @@ describe("parseInQueue", () => {
     const queue = newQueue("equal")
     const location = `s3://${CORPUS_BUCKET}/sample`
     const local = await readLocally(location, path.join(tmp, "equal-local"), CORPUS_OBJECTS)
-    const a = startWorker("worker-a", queue)
-    const b = startWorker("worker-b", queue)
+    const a = startQueueWorker("worker-a", queue)
+    const b = startQueueWorker("worker-b", queue)
     await Promise.all([waitForLine(a, /ready on queue/), waitForLine(b, /ready on queue/)])
 
     const remote = await readInQueue(queue, location, path.join(tmp, "equal-remote"), CORPUS_OBJECTS)
@@ -283,8 +243,8 @@ describe("parseInQueue", () => {
     const queue = newQueue("killed")
     const objects = [KILLED_ON, ...OBJECTS.slice(0, 3)]
     const local = await readLocally(corpus, path.join(tmp, "killed-local"), objects)
-    const a = startWorker("worker-a", queue, 5000)
-    const b = startWorker("worker-b", queue, 5000)
+    const a = startQueueWorker("worker-a", queue, 5000)
+    const b = startQueueWorker("worker-b", queue, 5000)
     await Promise.all([waitForLine(a, /ready on queue/), waitForLine(b, /ready on queue/)])
 
     const build = readInQueue(queue, corpus, path.join(tmp, "killed-remote"), objects)
@@ -303,7 +263,7 @@ describe("parseInQueue", () => {
 
   it("fails the build naming the object when its job fails after all its attempts", async () => {
     const queue = newQueue("failing")
-    const w = startWorker("worker", queue)
+    const w = startQueueWorker("worker", queue)
     await waitForLine(w, /ready on queue/)
     const requests = await requestsFor(corpus, path.join(tmp, "failing"), [OBJECTS[1]])
     // A store bucket that does not exist: every attempt's upload fails.
