@@ -14,7 +14,6 @@
  *
  *   node --import tsx bench/memory.ts --versions DIR[,DIR…] [--labels 100k,1M] [--no-write]
  */
-import { DuckDBInstance } from "@duckdb/node-api"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -22,6 +21,7 @@ import { parseArgs } from "node:util"
 import { DEFAULT_VECTOR_BUDGET_BYTES } from "../core/search/open.ts"
 import { SERVING_DIR } from "../core/serving/records.ts"
 import { type Column, printTable, writeResult } from "./report.ts"
+import { openSearchTables } from "./search-tables.ts"
 
 const NATIONAL = 10_500_000
 
@@ -63,21 +63,8 @@ const measure = async (versionDir: string): Promise<Measured> => {
     last = now
   }
 
-  const db = await DuckDBInstance.create(":memory:", { threads: "2", memory_limit: "4GB" })
-  const c = await db.connect()
-  for (const [view, file] of [
-    ["applications", "tables/applications"],
-    ["claims", "tables/claims"],
-    ["cpc_assignments", "tables/cpc_assignments"],
-    ["citations", "tables/citations"],
-    ["vectors", "index/vectors"],
-    ["lexical_terms", "lexical/lexical_terms"],
-    ["lexical_docs", "lexical/lexical_docs"],
-    ["stored_docs", "documents/stored_docs"]
-  ])
-    if (fs.existsSync(path.join(versionDir, `${file}.parquet`)))
-      await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${path.join(versionDir, `${file}.parquet`)}')`)
-  const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()
+  const tables = await openSearchTables(versionDir, { threads: "2", memory_limit: "4GB" })
+  const rows = tables.rows
   step("DuckDB, views opened")
 
   const { loadSearchCorpus } = await import("../core/search/corpus.ts")
@@ -139,8 +126,7 @@ const measure = async (versionDir: string): Promise<Measured> => {
   // Keep every structure reachable until measured.
   void [lexical, stored, graph, records, vectors]
   graph = undefined
-  c.closeSync()
-  db.closeSync()
+  tables.close()
   return measured
 }
 

@@ -29,7 +29,6 @@
  *        [--no-write]
  */
 import { spawn } from "node:child_process"
-import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
@@ -42,6 +41,7 @@ import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
 import { printTable, writeResult } from "./report.ts"
+import { openSearchTables } from "./search-tables.ts"
 
 const { values } = parseArgs({
   options: {
@@ -89,24 +89,7 @@ const synthDir = async (given: string | undefined, n: number) => {
   return fs.realpath(path.join(artifacts, "current"))
 }
 
-const openDb = async (versionDir: string) => {
-  const db = await DuckDBInstance.create(":memory:")
-  const c = await db.connect()
-  for (const [view, file] of [
-    ["applications", "tables/applications"],
-    ["claims", "tables/claims"],
-    ["cpc_assignments", "tables/cpc_assignments"],
-    ["citations", "tables/citations"],
-    ["vectors", "index/vectors"],
-    ["lexical_terms", "lexical/lexical_terms"],
-    ["lexical_docs", "lexical/lexical_docs"],
-    ["stored_docs", "documents/stored_docs"]
-  ])
-    // Versions built before a stage existed lack its files; the search state falls back without them.
-    if (fsSync.existsSync(path.join(versionDir, `${file}.parquet`)))
-      await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${path.join(versionDir, `${file}.parquet`)}')`)
-  return { rows: async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS(), close: () => (c.closeSync(), db.closeSync()) }
-}
+const openDb = (versionDir: string) => openSearchTables(versionDir)
 
 // ---------------------------------------------------------------------------------------------
 // Hub
