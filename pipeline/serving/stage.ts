@@ -74,19 +74,19 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   }
   await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${fingerprintSql(spec)}`)
   const earlier = earlierDir ? await earlierRecords(earlierDir, spec) : undefined
-  let note: string | undefined
+  let takeOver: { takenOver: number; replaced: number } | undefined
   if (earlier) {
     const dropped = await changedKeys(conn, earlier.fingerprints, "_fingerprints", "_fresh")
     const fresh = recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick)
-    const takenOver = await mergeRecords(await recordFileListing(earlier), dropped, fresh, writer)
-    const written = await writer.finish()
-    note = `serving/${spec.name}: ${takenOver} records taken over from the earlier version, ${written.records - takenOver} written anew, ${dropped.size} earlier ones replaced or removed`
-    const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
-    return { records: written.records, outputs: [...written.outputs, fingerprints], note }
+    takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), dropped, fresh, writer), replaced: dropped.size }
+  } else {
+    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addBytes(r.key, r.bytes)
   }
-  for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addBytes(r.key, r.bytes)
   const written = await writer.finish()
   const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
+  const note = takeOver
+    ? `serving/${spec.name}: ${takeOver.takenOver} records taken over from the earlier version, ${written.records - takeOver.takenOver} written anew, ${takeOver.replaced} earlier ones replaced or removed`
+    : undefined
   return { records: written.records, outputs: [...written.outputs, fingerprints], note }
 }
 

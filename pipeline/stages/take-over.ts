@@ -53,11 +53,14 @@ export const mergeRecords = async (
   let takenOver = 0
   try {
     let next = await fresh.next()
+    // The next fresh key's bytes, encoded once: it is compared with every earlier key it follows.
+    let nextKey = next.done ? undefined : Buffer.from(next.value.key, "utf8")
     for (let at = 0; at < earlier.count; at++) {
       const keyBytes = earlier.keyAt(at)
-      while (!next.done && Buffer.compare(Buffer.from(next.value.key, "utf8"), keyBytes) < 0) {
+      while (!next.done && Buffer.compare(nextKey!, keyBytes) < 0) {
         await writer.addBytes(next.value.key, next.value.bytes)
         next = await fresh.next()
+        nextKey = next.done ? undefined : Buffer.from(next.value.key, "utf8")
       }
       const key = keyBytes.toString("utf8")
       if (dropped.has(key)) continue
