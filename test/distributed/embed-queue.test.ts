@@ -10,16 +10,15 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
-import { obliterateQueue } from "../../pipeline/distributed/coordinator.ts"
+
 import { batchEncodingInQueue } from "../../pipeline/distributed/embed-coordinator.ts"
 import { encodingCodeVersion } from "../../pipeline/distributed/jobs.ts"
 import { buildQueueSettings } from "../../pipeline/distributed/settings.ts"
 import { indexedTexts } from "../../pipeline/encoder/stage.ts"
 import { withTables } from "../../pipeline/stages/tables.ts"
 import { type LocalS3, startLocalS3 } from "../support/s3.ts"
-import { startWorker, stopWorkers, waitForLine, type WorkerProcess } from "./worker-process.ts"
+import { REDIS, startWorker, stopWorkers, testQueues, waitForLine, type WorkerProcess } from "./worker-process.ts"
 
-const REDIS = "redis://127.0.0.1:6379"
 const STORE_BUCKET = "build-store"
 /** Texts of the sample encoded in these tests: a few local batches' worth. */
 const TEXTS = 700
@@ -62,16 +61,12 @@ const ready = (w: WorkerProcess) => waitForLine(w, /ready on queue \S+\.embed /)
 /** Batch keys a worker took (it logs `took batch <key> …` as it starts each job). */
 const tookBatches = (w: WorkerProcess) => w.lines.flatMap((l) => /took batch (\w+) /.exec(l)?.[1] ?? [])
 
-const queues: string[] = []
-const newQueue = (label: string) => {
-  const q = `distributed-embed-test-${label}-${process.pid}-${Date.now()}`
-  queues.push(q)
-  return q
-}
+const queues = testQueues("distributed-embed-test")
+const newQueue = queues.next
 
 afterEach(async () => {
   await stopWorkers()
-  for (const queueName of queues.splice(0)) await Effect.runPromise(obliterateQueue({ redisUrl: (await settingsFor(queueName)).redisUrl, queueName }))
+  await queues.removeAll()
 })
 
 const settingsFor = (queue: string) =>

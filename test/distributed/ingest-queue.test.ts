@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { sqlString } from "../../core/artifacts/files.ts"
 import { parseCorpusLocation } from "../../pipeline/corpus/CorpusStore.ts"
-import { obliterateQueue, parseInQueue } from "../../pipeline/distributed/coordinator.ts"
+import { parseInQueue } from "../../pipeline/distributed/coordinator.ts"
 import { buildQueueSettings } from "../../pipeline/distributed/settings.ts"
 import { type ObjectPartition, PARTITION_INDEX, partitionKey, readerCodeVersion } from "../../pipeline/ingest/partition.ts"
 import { mergePartitions } from "../../pipeline/ingest/merge.ts"
@@ -21,9 +21,8 @@ import { parseInWorkers } from "../../pipeline/ingest/pool.ts"
 import type { ParseEvent, ParseRequest } from "../../pipeline/ingest/protocol.ts"
 import { sha256OfFile } from "../../pipeline/stages/fingerprint.ts"
 import { type LocalS3, startLocalS3, uploadFolder } from "../support/s3.ts"
-import { startWorker, stopWorkers, waitForLine, type WorkerProcess } from "./worker-process.ts"
+import { REDIS, startWorker, stopWorkers, testQueues, waitForLine, type WorkerProcess } from "./worker-process.ts"
 
-const REDIS = "redis://127.0.0.1:6379"
 const STORE_BUCKET = "build-store"
 const CORPUS_BUCKET = "corpus"
 const sample = path.resolve("pipeline/sample-corpus")
@@ -122,16 +121,12 @@ const startQueueWorker = (name: string, queue: string, lockMs = 15_000): WorkerP
 /** Paths a worker took (it logs `took <path> key=…` as it starts each job). */
 const tookPaths = (w: WorkerProcess) => w.lines.flatMap((l) => /took (\S+) key=/.exec(l)?.[1] ?? [])
 
-const queues: string[] = []
-const newQueue = (label: string) => {
-  const q = `distributed-test-${label}-${process.pid}-${Date.now()}`
-  queues.push(q)
-  return q
-}
+const queues = testQueues("distributed-test")
+const newQueue = queues.next
 
 afterEach(async () => {
   await stopWorkers()
-  for (const queueName of queues.splice(0)) await Effect.runPromise(obliterateQueue({ redisUrl: (await settingsFor(queueName)).redisUrl, queueName }))
+  await queues.removeAll()
 })
 
 const settingsFor = (queue: string) =>

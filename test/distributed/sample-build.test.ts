@@ -9,7 +9,6 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -24,21 +23,20 @@ import { ingestStage } from "../../pipeline/ingest/stage.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
 import { type LocalS3, startLocalS3 } from "../support/s3.ts"
+import { REDIS, startWorker, stopWorkers } from "./worker-process.ts"
 
-const REDIS = "redis://127.0.0.1:6379"
 const BUCKET = "build-store"
 const sample = path.resolve("pipeline/sample-corpus")
 const queue = `distributed-build-test-${process.pid}-${Date.now()}`
 let tmp: string
 let s3: LocalS3
-const children: ChildProcess[] = []
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "distributed-build-"))
   s3 = await startLocalS3(BUCKET)
 })
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
+  await stopWorkers()
   await Effect.runPromise(obliterateQueue({ redisUrl: Redacted.make(REDIS), queueName: queue }))
   await s3?.close()
   await fs.rm(tmp, { recursive: true, force: true })
@@ -92,17 +90,9 @@ const compareVectorTables = async (a: string, b: string) => {
   }
 }
 
-const startWorker = () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "pipeline/distributed/worker-main.ts"], {
-    env: { ...process.env, BUILD_QUEUE: REDIS, BUILD_QUEUE_NAME: queue, S3_ENDPOINT: s3.endpoint, INGEST_WORKERS: "1", BUILD_LOCK_MS: "5000", BUILD_STALLED_INTERVAL_MS: "1000" },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const lines: string[] = []
-  child.stdout!.on("data", (c: Buffer) => lines.push(...c.toString().split("\n")))
-  child.stderr!.on("data", (c: Buffer) => lines.push(...c.toString().split("\n")))
-  children.push(child)
-  return { child, lines }
-}
+let started = 0
+const startQueueWorker = () =>
+  startWorker(`worker-${++started}`, { BUILD_QUEUE: REDIS, BUILD_QUEUE_NAME: queue, S3_ENDPOINT: s3.endpoint, INGEST_WORKERS: "1", BUILD_LOCK_MS: "5000", BUILD_STALLED_INTERVAL_MS: "1000" })
 
 const until = async (f: () => boolean, what: string, timeoutMs = 120_000) => {
   const start = Date.now()
@@ -115,8 +105,8 @@ const until = async (f: () => boolean, what: string, timeoutMs = 120_000) => {
 describe("a distributed build of the sample", () => {
   it("equals the single-machine build, with a worker killed during ingest and another during embedding", async () => {
     const single = await build("single", { INGEST_WORKERS: "1", BUILD_QUEUE: undefined })
-    const a = startWorker()
-    const b = startWorker()
+    const a = startQueueWorker()
+    const b = startQueueWorker()
     await until(() => [a, b].every((w) => w.lines.some((l) => /ready on queue \S+\.embed /.test(l))), "ready workers")
     const distributed = build("distributed", {
       BUILD_QUEUE: REDIS,
@@ -131,7 +121,7 @@ describe("a distributed build of the sample", () => {
     a.child.kill("SIGKILL")
     const killedOn = /took (\S+) key=/.exec(a.lines.filter((l) => /took /.test(l))[2])![1]
     // Two workers again; whichever takes the first batch is killed while it fetches and loads the encoder.
-    const c = startWorker()
+    const c = startQueueWorker()
     const firstBatch = (w: typeof a) => w.lines.map((l) => /took batch (\w+) /.exec(l)?.[1]).find((k) => k !== undefined)
     await until(() => [b, c].some((w) => firstBatch(w) !== undefined), "a first embedding batch", 300_000)
     const victim = firstBatch(b) !== undefined ? b : c

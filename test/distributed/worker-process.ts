@@ -1,9 +1,11 @@
 /**
  * `make build-worker` (pipeline/distributed/worker-main.ts) as a child process for the distributed
  * tests: its log lines are collected, tests wait for a line, and every worker started is killed
- * after each test (stopWorkers).
+ * after each test (stopWorkers); queues get run-unique names and are removed after each test.
  */
+import { Effect, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
+import { obliterateQueue } from "../../pipeline/distributed/coordinator.ts"
 
 export interface WorkerProcess {
   readonly name: string
@@ -50,5 +52,23 @@ export const stopWorkers = async () => {
   for (const w of started.splice(0)) {
     if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL")
     await w.exited
+  }
+}
+
+/** Local Redis, where the distributed tests meet their workers. */
+export const REDIS = "redis://127.0.0.1:6379"
+
+/** Queue names for one test file, each unique to the run, and their removal from Redis after each test. */
+export const testQueues = (prefix: string) => {
+  const names: string[] = []
+  return {
+    next: (label: string) => {
+      const q = `${prefix}-${label}-${process.pid}-${Date.now()}`
+      names.push(q)
+      return q
+    },
+    removeAll: async () => {
+      for (const queueName of names.splice(0)) await Effect.runPromise(obliterateQueue({ redisUrl: Redacted.make(REDIS), queueName }))
+    }
   }
 }
