@@ -40,19 +40,28 @@ async function* documentsOf(src: DuckDBConnection, only: string | undefined, tic
 }
 
 /** An earlier version's stored documents in application order, when it has them and their fingerprints. */
-const earlierDocuments = async (conn: DuckDBConnection, dir: string): Promise<(EarlierListing & { fingerprints: string }) | undefined> => {
+const earlierDocuments = async (dir: string): Promise<(EarlierListing & { fingerprints: string }) | undefined> => {
   const files = { data: path.join(dir, STORED_DIR, STORED_FILE), index: path.join(dir, STORED_DIR, `${STORED_TABLE}.parquet`), fingerprints: path.join(dir, FINGERPRINTS) }
   if (!(await Promise.all(Object.values(files).map((f) => fs.access(f).then(() => true, () => false)))).every(Boolean)) return undefined
-  const keys: Buffer[] = []
-  const spans: Array<readonly [number, number]> = []
-  const result = await conn.stream(`SELECT app_num, "offset", length FROM read_parquet(${sqlString(files.index)}) ORDER BY app_num`)
-  for await (const rows of result.yieldRowsJs()) {
-    for (const [app, offset, length] of rows as [string, bigint, number][]) {
-      keys.push(Buffer.from(app, "utf8"))
-      spans.push([Number(offset), Number(offset) + length])
+  return {
+    data: files.data,
+    fingerprints: files.fingerprints,
+    // Streamed in application order (ten million offsets need not be held at once), on a database
+    // of its own: the fresh documents stream from the build's connection at the same time.
+    records: async function* () {
+      const db = await DuckDBInstance.create(":memory:")
+      const conn = await db.connect()
+      try {
+        const result = await conn.stream(`SELECT app_num, "offset", length FROM read_parquet(${sqlString(files.index)}) ORDER BY app_num`)
+        for await (const rows of result.yieldRowsJs()) {
+          for (const [app, offset, length] of rows as [string, bigint, number][]) yield { key: Buffer.from(app, "utf8"), from: Number(offset), to: Number(offset) + length }
+        }
+      } finally {
+        conn.closeSync()
+        db.closeSync()
+      }
     }
   }
-  return { data: files.data, fingerprints: files.fingerprints, count: keys.length, keyAt: (at) => keys[at]!, spanAt: (at) => spans[at]! }
 }
 
 /**
@@ -87,7 +96,7 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
     }
     await withTables(workDir, async (src) => {
       await src.run(`CREATE TEMP TABLE _fingerprints AS SELECT s.k, hash(list(hash(s) ORDER BY hash(s))) AS h FROM (${DOCUMENT_ROWS}) AS s GROUP BY s.k`)
-      const earlier = earlierDir ? await earlierDocuments(src, earlierDir) : undefined
+      const earlier = earlierDir ? await earlierDocuments(earlierDir) : undefined
       if (earlier) {
         const dropped = await changedKeys(src, earlier.fingerprints, "_fingerprints", "_fresh")
         const takenOver = await mergeRecords(earlier, dropped, documentsOf(src, "_fresh", tick), writer)

@@ -53,8 +53,10 @@ export const recordFileListing = async (earlier: { readonly data: string; readon
   if (layout.kind !== RecordFileKind.Keyed) throw new Error(`${earlier.index} is not a keyed record file`)
   return {
     data: earlier.data,
-    count: layout.count,
-    keyAt: (at) => layout.keyBytes!.subarray(layout.keyOffsets![at], layout.keyOffsets![at + 1]),
-    spanAt: (at) => [layout.recordOffsets[at], layout.recordOffsets[at + 1]]
+    records: async function* () {
+      for (let at = 0; at < layout.count; at++) {
+        yield { key: layout.keyBytes!.subarray(layout.keyOffsets![at], layout.keyOffsets![at + 1]), from: layout.recordOffsets[at], to: layout.recordOffsets[at + 1] }
+      }
+    }
   }
 }

@@ -30,12 +30,11 @@ class SequentialSpans {
 /** New and changed records, in key order: what the merge interleaves with the taken-over ones. */
 export type FreshRecords = AsyncIterator<{ readonly key: string; readonly bytes: Buffer }>
 
-/** The records of an earlier file in key order: key bytes and the span of each in its data file. */
+/** The records of an earlier file in key order: each key's bytes and its span in the data file. */
 export interface EarlierListing {
   readonly data: string
-  readonly count: number
-  readonly keyAt: (at: number) => Buffer
-  readonly spanAt: (at: number) => readonly [from: number, to: number]
+  /** Read once, in order, by the merge: a listing need not be held in memory whole. */
+  readonly records: () => AsyncIterable<{ readonly key: Buffer; readonly from: number; readonly to: number }>
 }
 
 /**
@@ -55,8 +54,7 @@ export const mergeRecords = async (
     let next = await fresh.next()
     // The next fresh key's bytes, encoded once: it is compared with every earlier key it follows.
     let nextKey = next.done ? undefined : Buffer.from(next.value.key, "utf8")
-    for (let at = 0; at < earlier.count; at++) {
-      const keyBytes = earlier.keyAt(at)
+    for await (const { key: keyBytes, from, to } of earlier.records()) {
       while (!next.done && Buffer.compare(nextKey!, keyBytes) < 0) {
         await writer.addBytes(next.value.key, next.value.bytes)
         next = await fresh.next()
@@ -64,7 +62,6 @@ export const mergeRecords = async (
       }
       const key = keyBytes.toString("utf8")
       if (dropped.has(key)) continue
-      const [from, to] = earlier.spanAt(at)
       await writer.addBytes(key, await spans.span(from, to))
       takenOver++
     }
