@@ -186,6 +186,15 @@ describe("BM25 over the lexical stage's files", () => {
     expect(all.length).toBeGreaterThan(MAX_QUERY_TERMS)
     expect(kept).toEqual(all.slice(0, MAX_QUERY_TERMS))
     expect(kept).not.toContain("wherein")
+    // Stems in more than the selection's share of documents are never searched: they hold most
+    // postings and barely move a ranking.
+    const { documents } = state.lexical!
+    const common = state.lexical!.withSelection({ maxTerms: Infinity, maxDocFraction: 1 }).queryTerms(`${abstract}\n${claim}`).filter((t) => state.lexical!.documentFrequency(t) > 0.02 * documents)
+    expect(common.length).toBeGreaterThan(0)
+    const strict = state.lexical!.withSelection({ maxTerms: Infinity, maxDocFraction: 0.02 }).queryTerms(`${abstract}\n${claim}`)
+    expect(strict.length).toBeGreaterThan(0)
+    for (const t of common) expect(strict).not.toContain(t)
+    for (const t of strict) expect(state.lexical!.documentFrequency(t)).toBeLessThanOrEqual(0.02 * documents)
     await state.close()
     c.closeSync()
   })
