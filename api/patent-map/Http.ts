@@ -1,8 +1,11 @@
 /** Patent-space handlers: each route calls PatentMapService with its decoded inputs. */
 import { HttpApiBuilder } from "@effect/platform"
-import { Cache, Data, Duration, Effect, Exit, Layer } from "effect"
+import { Cache, Data, Duration, Effect, Exit, Layer, Schema } from "effect"
 import { PatentMapService, type PointsQuery } from "./PatentMapService.ts"
+import { WhitespaceResponse } from "./Api.ts"
+import { ATLAS_CACHE_MS } from "./atlas.ts"
 import { PatentApi } from "../Api.ts"
+import { UpstreamUnavailable } from "../domain/errors.ts"
 import { stampedJson, stampedResponse } from "../http/middleware/stamped-json.ts"
 
 /**
@@ -11,6 +14,11 @@ import { stampedJson, stampedResponse } from "../http/middleware/stamped-json.ts
  * entry holds the 50,000-point maximum.
  */
 const POINTS_BODIES = 8
+
+/** Distinct whitespace queries whose encoded answer is kept: at most 500 voids, about 1 MB, each. */
+const WHITESPACE_BODIES = 32
+
+const encodeWhitespace = Schema.encode(WhitespaceResponse)
 
 export const PatentMapLive = HttpApiBuilder.group(PatentApi, "patent-map", (handlers) =>
   Effect.gen(function* () {
@@ -26,11 +34,27 @@ export const PatentMapLive = HttpApiBuilder.group(PatentApi, "patent-map", (hand
       // A failed read is not remembered: the next request reads again.
       timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.infinity : Duration.zero)
     })
+    // The atlas is held for 30 minutes once loaded (SPEC 4.2), and so is each query's answer to it:
+    // encoding tens of voids through their schema cost more than everything else in the request,
+    // and grew with the atlas (10 voids at 100k applications, 54 at 1M).
+    const whitespaceBodies = yield* Cache.makeWith({
+      capacity: WHITESPACE_BODIES,
+      lookup: (query: { readonly limit: number; readonly section: string | undefined; readonly minOpportunity: number }) =>
+        patentMap.whitespace(query).pipe(
+          Effect.flatMap((answer) =>
+            Effect.mapError(encodeWhitespace(answer), (e) => new UpstreamUnavailable({ message: `the whitespace atlas cannot be encoded: ${e.message.slice(0, 300)}` }))
+          ),
+          Effect.map(({ timestamp: _, ...payload }) => stampedJson(payload))
+        ),
+      timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.millis(ATLAS_CACHE_MS) : Duration.zero)
+    })
     return handlers
       .handle("neighborhood", ({ path: { appNum }, urlParams: { topK } }) => patentMap.neighborhood({ appNum, topK }))
       .handle("citations", ({ path: { appNum }, urlParams: { year } }) => patentMap.citations({ appNum, year }))
       .handle("locate", ({ payload }) => patentMap.locate(payload))
-      .handle("whitespace", ({ urlParams }) => patentMap.whitespace(urlParams))
+      .handle("whitespace", ({ urlParams: { limit, section, minOpportunity } }) =>
+        Effect.map(whitespaceBodies.get(Data.struct({ limit, section, minOpportunity })), (stamped) => stampedResponse(stamped, new Date().toISOString()))
+      )
       .handle("points", ({ urlParams: { limit, section, artUnit } }) =>
         Effect.map(pointsBodies.get(Data.struct({ limit, section, artUnit })), (stamped) => stampedResponse(stamped, new Date().toISOString()))
       )
