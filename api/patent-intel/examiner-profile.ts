@@ -39,6 +39,13 @@ const withheld = (name: HeavySection, value: unknown) => ({
   ...(name === "document_code_breakdown" && Array.isArray(value) ? { top_codes: value.slice(0, WITHHELD_CODES_KEPT) } : {})
 })
 
+/** Sizes of the withheld sections and the ten largest codes, as the record stores them (null for versions built before). */
+const storedSummary = (row: Json) => {
+  if (row.section_sizes === undefined || row.section_sizes === null) return undefined
+  const sizes = parseStored(row.section_sizes)
+  return { sizes: isObject(sizes) ? sizes : {}, topCodes: parseStored(row.top_codes) }
+}
+
 export const getExaminerProfile = (query: Query, records: RecordLookup, examiner: string, include: string | ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
     const id = examinerSlug(examiner)
@@ -64,10 +71,25 @@ export const getExaminerProfile = (query: Query, records: RecordLookup, examiner
     light.claims_analysis = guardClaimsAnalysis(light.claims_analysis, light.data_quality)
 
     const included = parseInclude(include)
+    const summary = storedSummary(row)
+    // Versions with a summary keep the sections in their own record file, read only when one is asked for.
+    const sections: Json | undefined =
+      summary && included.length > 0
+        ? yield* recordOr<Json>(records(RECORDS.examinerSections, id), () =>
+            query(`SELECT ${heavySections.join(", ")} FROM examiner_statistics WHERE examiner_id = $1 LIMIT 1`, [id], ["examiner_statistics"])
+          )
+        : undefined
     const heavy: Json = {}
     for (const name of heavySections) {
-      const value = parseStored(row[name])
-      heavy[name] = included.includes(name) ? value : withheld(name, value)
+      if (included.includes(name)) heavy[name] = parseStored((sections ?? row)[name])
+      else if (summary)
+        heavy[name] = {
+          withheld: true,
+          count: Number(summary.sizes[name] ?? 0),
+          include: name,
+          ...(name === "document_code_breakdown" && Array.isArray(summary.topCodes) ? { top_codes: summary.topCodes } : {})
+        }
+      else heavy[name] = withheld(name, parseStored(row[name]))
     }
     const artUnit = str(row.art_unit) ?? str(row.variant_art_unit)
     return {

@@ -82,5 +82,6 @@ export const RECORDS = {
   paragraphs: "paragraphs",
   parents: "parents",
   examiners: "examiners",
+  examinerSections: "examiner_sections",
   artUnits: "art_units"
 } as const

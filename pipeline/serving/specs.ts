@@ -8,7 +8,14 @@
  */
 import { RecordFileKind } from "../../core/serving/records.ts"
 import { RECORDS } from "../../core/serving/names.ts"
-import { variantArtUnitSql } from "../../core/prosecution/sections.ts"
+import { heavySections, variantArtUnitSql } from "../../core/prosecution/sections.ts"
+
+/** One statistics row per examiner, the same one for both examiner record files. */
+const examinerRows = `(SELECT * FROM examiner_statistics QUALIFY row_number() OVER (PARTITION BY examiner_id ORDER BY full_name, art_unit) = 1)`
+
+/** What the profile shows of a withheld section (SPEC 2.9): its size, as the API's sizeOf counts it. */
+const sectionSize = (column: string) =>
+  `CASE json_type(${column}) WHEN 'ARRAY' THEN json_array_length(${column}) WHEN 'OBJECT' THEN len(json_keys(${column})) ELSE 0 END`
 
 export interface RecordSpec {
   readonly name: string
@@ -114,11 +121,25 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     grouped: false,
     // The variant art unit per examiner aggregated once and joined (a correlated subquery per
     // examiner cost three times as much on the sample's 5,143 examiners).
+    // The heavy sections (lists of applications: hundreds of kilobytes for a busy examiner) are
+    // withheld by default, so the profile record carries only their sizes and the ten largest
+    // document codes; the sections themselves are in examiner_sections, read when asked for.
     select: `WITH v AS (SELECT examiner_id, ${variantArtUnitSql} AS variant_art_unit FROM examiners x GROUP BY examiner_id)
-          SELECT s.examiner_id AS k, s.*, v.variant_art_unit
-          FROM (SELECT * FROM examiner_statistics QUALIFY row_number() OVER (PARTITION BY examiner_id) = 1) s
+          SELECT s.examiner_id AS k, s.* EXCLUDE (${heavySections.join(", ")}), v.variant_art_unit,
+            json_object(${heavySections.map((h) => `'${h}', ${sectionSize(`s.${h}`)}`).join(", ")})::VARCHAR AS section_sizes,
+            CASE WHEN json_type(s.document_code_breakdown) = 'ARRAY'
+              THEN to_json(list_slice(from_json(s.document_code_breakdown, '["JSON"]'), 1, 10))::VARCHAR END AS top_codes
+          FROM ${examinerRows} s
           LEFT JOIN v ON v.examiner_id = s.examiner_id
           WHERE s.examiner_id IS NOT NULL`,
+    order: "k"
+  },
+  {
+    name: RECORDS.examinerSections,
+    kind: RecordFileKind.Keyed,
+    tables: ["examiner_statistics"],
+    grouped: false,
+    select: `SELECT examiner_id AS k, ${heavySections.join(", ")} FROM ${examinerRows} s WHERE examiner_id IS NOT NULL`,
     order: "k"
   },
   {

@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { heavySections } from "../../core/prosecution/sections.ts"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { startPriorArt, type PriorArtFixture } from "../prior-art/support.ts"
 
@@ -32,7 +33,8 @@ const picks = async () => {
                             WHERE a.app_num NOT IN (SELECT app_num FROM coordinates) AND a.abstract IS NOT NULL ORDER BY a.app_num LIMIT 2`),
       publications: await list(`SELECT pub_num FROM publications WHERE app_num IS NOT NULL ORDER BY hash(pub_num) LIMIT 4`),
       withParents: await list(`SELECT DISTINCT child_app FROM continuity WHERE child_app IN (SELECT app_num FROM claims) ORDER BY 1 LIMIT 2`),
-      examiners: await list(`SELECT examiner_id FROM examiner_statistics ORDER BY hash(examiner_id) LIMIT 4`),
+      examiners: await list(`(SELECT examiner_id FROM examiner_statistics ORDER BY hash(examiner_id) LIMIT 4)
+                             UNION ALL (SELECT examiner_id FROM examiner_statistics ORDER BY json_array_length(document_code_breakdown) DESC NULLS LAST, examiner_id LIMIT 2)`),
       artUnits: await list(`SELECT art_unit FROM art_unit_profiles ORDER BY hash(art_unit) LIMIT 3`)
     }
   } finally {
@@ -122,7 +124,12 @@ describe("routes read the same answers from serving records as from the tables",
 
   it("prosecution intelligence: classification by publication and application number, examiner and art-unit profiles", async () => {
     for (const n of [...chosen.publications, ...chosen.mapped.slice(0, 3), "99999999999"]) await expectSame("GET", `/api/v1/patent-intel/classification/${n}`)
-    for (const id of [...chosen.examiners, "no-such-examiner"]) await expectSame("GET", `/api/v1/patent-intel/examiner/${id}?include=rejection_analysis`)
+    for (const id of [...chosen.examiners, "no-such-examiner"]) {
+      // Withheld sections are summarised from the profile record; included ones come from their own record file.
+      await expectSame("GET", `/api/v1/patent-intel/examiner/${id}`)
+      await expectSame("GET", `/api/v1/patent-intel/examiner/${id}?include=rejection_analysis`)
+      await expectSame("GET", `/api/v1/patent-intel/examiner/${id}?include=${heavySections.join(",")}`)
+    }
     for (const au of [...chosen.artUnits, "9999"]) await expectSame("GET", `/api/v1/patent-intel/art-unit/${au}`)
   })
 
