@@ -153,7 +153,7 @@ const BOUND_SAMPLE = 20_000
  * what all remaining terms together could add, no unseen document can enter the top k, so the
  * remaining (long, low-idf) lists only add to the candidates, and candidates that cannot reach the
  * bound any more are dropped. Candidates are found in a long list by galloping search, since both
- * ascend. Sums of float32 impacts in float64 do not depend on their order here,
+ * ascend, or by one pass over a list not much longer than they are many. Sums of float32 impacts in float64 do not depend on their order here,
  * so scores (and ties, broken by key) equal the exhaustive sum's. `scores` is zero on entry and on exit.
  */
 export const topByImpact = (
@@ -198,29 +198,44 @@ export const topByImpact = (
   let candidates = touched
   if (j < order.length) {
     const reach = rest[j]
-    // A typed array sorts numerically in native code (an Array with a comparator costs ten times more).
-    candidates = Array.from(Uint32Array.from(touched.filter((d) => scores[d] + reach >= bound && admitted(d))).sort())
+    candidates = touched.filter((d) => scores[d] + reach >= bound && admitted(d))
+    // Which documents are still candidates, for lists scanned whole.
+    let live: Uint8Array | undefined
+    let sorted = false
     for (; j < order.length; j++) {
       const { ids, impacts } = order[j]
-      // Candidates and postings both ascend: each candidate is found by galloping forward from
-      // where the last one was (O(C log(L/C)), never worse than a scan of the list), and scores
-      // are touched only at matches.
-      let lo = 0
       const n = ids.length
-      for (const d of candidates) {
-        if (lo >= n) break
-        if (ids[lo] < d) {
-          let step = 1
-          while (lo + step < n && ids[lo + step] < d) step *= 2
-          let hi = Math.min(lo + step, n)
-          lo += step >>> 1
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1
-            if (ids[mid] < d) lo = mid + 1
-            else hi = mid
-          }
+      if (candidates.length * 16 < n) {
+        // Few candidates against a long list: each is found by galloping forward from where the
+        // last one was (O(C log(L/C))), which needs them ascending, as the postings are.
+        if (!sorted) {
+          // A typed array sorts numerically in native code (an Array with a comparator costs ten times more).
+          candidates = Array.from(Uint32Array.from(candidates).sort())
+          sorted = true
         }
-        if (lo < n && ids[lo] === d) scores[d] += impacts[lo]
+        let lo = 0
+        for (const d of candidates) {
+          if (lo >= n) break
+          if (ids[lo] < d) {
+            let step = 1
+            while (lo + step < n && ids[lo + step] < d) step *= 2
+            let hi = Math.min(lo + step, n)
+            lo += step >>> 1
+            while (lo < hi) {
+              const mid = (lo + hi) >>> 1
+              if (ids[mid] < d) lo = mid + 1
+              else hi = mid
+            }
+          }
+          if (lo < n && ids[lo] === d) scores[d] += impacts[lo]
+        }
+      } else {
+        // Candidates as many as a sixteenth of the list: one pass over the list, adding where a
+        // posting is a candidate's, costs less than sorting them and searching for each.
+        live ??= new Uint8Array(scores.length)
+        for (const d of candidates) live[d] = 1
+        for (let i = 0; i < n; i++) if (live[ids[i]] === 1) scores[ids[i]] += impacts[i]
+        for (const d of candidates) live[d] = 0
       }
       const next = rest[j + 1]
       candidates = candidates.filter((d) => scores[d] + next >= bound)
