@@ -74,6 +74,7 @@ bench: install
 	$(TSX) bench/patent-map.ts --points 1000000
 	$(TSX) bench/retrieval.ts
 	$(TSX) bench/scale.ts
+	$(TSX) bench/lexical.ts --artifacts $(SCALE_ROOT)/synth-1000000/artifacts/current
 	$(TSX) bench/reference-routes.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/prosecution-scale.ts
 	$(TSX) bench/memory.ts --versions $(SCALE_ROOT)/synth-100000/artifacts/current,$(SCALE_ROOT)/synth-1000000/artifacts/current --labels 100k,1M
