@@ -31,7 +31,8 @@ const rank = (...leading: string[]) =>
   leading.length === 0 ? "_pos" : `(${leading.map((k, i) => `((${k})::HUGEINT << ${64 + 4 * (leading.length - 1 - i)})`).join(" + ")} + _pos)`
 
 const pick = (col: string, order = rank("prio"), cond = `${col} IS NOT NULL`) => `arg_min(${col}, ${order}) FILTER (WHERE ${cond})`
-const pickText = (col: string) => pick(col, undefined, `${col} IS NOT NULL AND trim(${col}) <> ''`)
+const textCond = (col: string) => `${col} IS NOT NULL AND trim(${col}) <> ''`
+const pickText = (col: string) => pick(col, undefined, textCond(col))
 const pickDate = (col: string) => `TRY_CAST(${pick(col, undefined, `TRY_CAST(${col} AS DATE) IS NOT NULL`)} AS DATE)`
 
 /** The best (source, file) per application for document-shaped tables. */
@@ -43,15 +44,44 @@ const bestDoc = (raw: string, key = "app_num") => `
 const first = (col: string) => `arg_min(r.${col}, r._pos)`
 
 /**
- * A document-shaped table taken whole from each application's best (source, file), one row per
- * (app_num, key); `columns` maps output columns to aggregates over the alias `r`.
+ * Text columns are not aggregated. An aggregate's state holds its value, DuckDB cannot spill the
+ * strings a hash-aggregate state holds, and a million applications' abstracts, claims and
+ * paragraphs in those states need several GB. So the aggregate keeps the winning row's `_pos`
+ * (an integer, unique per raw table) and the text is fetched from the raw table by a join after
+ * it (a join and the table it fills can spill). The position is taken with the same order and
+ * condition as the value was, and arg_min skips rows whose value is NULL, so the position is
+ * that of the first row with a value: the very row the value came from, column by column.
  */
-const fromBestDocument = (raw: string, key: string, columns: Readonly<Record<string, string>>) => `
+const pickTextPos = (col: string) => `arg_min(_pos, ${rank("prio")}) FILTER (WHERE ${textCond(col)})`
+const firstPos = (col: string) => `min(r._pos) FILTER (WHERE r.${col} IS NOT NULL)`
+
+/** `select` with each of `texts` (there: the position of the row to take it from) replaced by the raw row's value. */
+const fetchTexts = (select: string, raw: string, texts: ReadonlyArray<string>) =>
+  texts.length === 0
+    ? select
+    : `
+      WITH w AS (${select})
+      SELECT w.* REPLACE (${texts.map((c) => `f_${c}.${c} AS ${c}`).join(", ")})
+      FROM w ${texts.map((c) => `LEFT JOIN ${raw} f_${c} ON f_${c}._pos = w.${c}`).join(" ")}`
+
+/**
+ * A document-shaped table taken whole from each application's best (source, file), one row per
+ * (app_num, key); `columns` maps output columns to aggregates over the alias `r`, and `texts`
+ * names those of them that are `first` of a text column (fetched after the aggregate, see
+ * fetchTexts). Every row of a group has the best source, so grouping by it too changes no group
+ * and keeps the source out of the aggregate states.
+ */
+const fromBestDocument = (raw: string, key: string, columns: Readonly<Record<string, string>>, texts: ReadonlyArray<string> = []) =>
+  fetchTexts(
+    `
       WITH best AS (${bestDoc(raw)})
-      SELECT r.app_num, r.${key}, ${Object.entries(columns).map(([name, expr]) => `${expr} AS ${name}`).join(", ")},
-        any_value(r.source) AS source
+      SELECT r.app_num, r.${key}, ${Object.entries(columns).map(([name, expr]) => `${texts.includes(name) ? firstPos(name) : expr} AS ${name}`).join(", ")},
+        r.source AS source
       FROM ${raw} r JOIN best b ON r.app_num = b.app_num AND r.source = b.b_source AND r._file = b.b_file
-      GROUP BY r.app_num, r.${key}`
+      GROUP BY r.app_num, r.${key}, r.source`,
+    raw,
+    texts
+  )
 
 export interface PublishedTable {
   readonly name: string
@@ -64,7 +94,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
   {
     name: "applications",
     orderBy: "app_num",
-    select: `
+    select: fetchTexts(
+      `
       WITH r AS (SELECT *, ${prio()} AS prio, ${statusPrio} AS sprio FROM raw_application_records),
       grants AS (
         SELECT app_num, arg_min(pub_num, ${rank("prio")}) AS patent_number FROM r
@@ -81,8 +112,8 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
         any_value(p.pgpub_number) AS pgpub_number,
         ${pickText("kind")} AS kind,
         coalesce(${pickText("doc_type")}, 'utility') AS doc_type,
-        ${pickText("title")} AS title,
-        ${pickText("abstract")} AS abstract,
+        ${pickTextPos("title")} AS title,
+        ${pickTextPos("abstract")} AS abstract,
         ${pickDate("filing_date")} AS filing_date,
         ${pickDate("pub_date")} AS pub_date,
         ${pickDate("grant_date")} AS grant_date,
@@ -96,7 +127,10 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
         TRY_CAST(${pick("status_date", rank("sprio"), "TRY_CAST(status_date AS DATE) IS NOT NULL")} AS DATE) AS status_date,
         list_sort(list_distinct(list(r.source))) AS sources
       FROM r LEFT JOIN grants g USING (app_num) LEFT JOIN pgpubs p USING (app_num)
-      GROUP BY r.app_num`
+      GROUP BY r.app_num`,
+      "raw_application_records",
+      ["title", "abstract"]
+    )
   },
   {
     name: "publications",
@@ -114,7 +148,7 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
       text: first("text"),
       depends_on: first("depends_on"),
       is_independent: first("is_independent")
-    })
+    }, ["text"])
   },
   {
     name: "description_paragraphs",
@@ -123,7 +157,7 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
       para_num: first("para_num"),
       heading: first("heading"),
       text: first("text")
-    })
+    }, ["heading", "text"])
   },
   {
     name: "cpc_assignments",
@@ -188,19 +222,23 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
       event_date: `TRY_CAST(${first("event_date")} AS DATE)`,
       code: first("code"),
       description: first("description")
-    })
+    }, ["description"])
   },
   {
     name: "office_actions",
     orderBy: "app_num, mail_date, document_id",
-    select: `
+    select: fetchTexts(
+      `
       SELECT document_id, arg_min(app_num, _pos) AS app_num, arg_min(document_code, _pos) AS document_code,
         TRY_CAST(arg_min(mail_date, _pos) AS DATE) AS mail_date, arg_min(art_unit, _pos) AS art_unit,
         arg_min(examiner_employee_number, _pos) AS examiner_employee_number,
         bool_or(rejection_101) AS rejection_101, bool_or(rejection_102) AS rejection_102, bool_or(rejection_103) AS rejection_103,
         bool_or(rejection_112) AS rejection_112, bool_or(rejection_dp) AS rejection_dp,
-        arg_min(text, _pos) AS text, any_value(source) AS source
-      FROM raw_office_actions GROUP BY document_id`
+        min(_pos) FILTER (WHERE text IS NOT NULL) AS text, any_value(source) AS source
+      FROM raw_office_actions GROUP BY document_id`,
+      "raw_office_actions",
+      ["text"]
+    )
   },
   {
     name: "cpc_scheme",
@@ -273,6 +311,9 @@ export interface MergedTables {
   readonly contentHashes: Readonly<Record<string, string>>
 }
 
+/** DuckDB's memory for the merge: a quarter of RAM, at most 4 GB (the ingest stage's target is 6 GB resident at a million applications). */
+export const MERGE_MEMORY_LIMIT = `${Math.max(1, Math.min(4, Math.floor(os.totalmem() / 4 / 2 ** 30)))}GB`
+
 /** Order-independent hash of a table's rows (equal tables → equal hash, whatever the row order). */
 const contentHash = async (conn: DuckDBConnection, table: string) => {
   const r = await conn.runAndReadAll(`SELECT coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR AS h, count(*) AS n FROM ${table} t`)
@@ -286,20 +327,25 @@ const contentHash = async (conn: DuckDBConnection, table: string) => {
  * from its `_file`: partitions do not carry `_doc`, because an object's place in the corpus moves
  * when an object before it is added or deleted, and a reused partition must still sort where a
  * fresh read would. DuckDB gets every core here (the readers had them before, in worker threads)
- * and most of RAM: the per-application aggregates keep whole texts (abstracts, paragraphs) in their
- * states, which DuckDB cannot spill, and a million applications ran out at a quarter of 24 GB.
+ * and a bounded share of RAM (MERGE_MEMORY_LIMIT): the aggregates hold no texts (see fetchTexts),
+ * so what grows with the corpus (joins, tables, the sorts of the COPYs) spills to the staging
+ * folder. With texts in the aggregate states a million applications took 14.5 GB.
  * Insertion order is not needed (every table is written with ORDER BY) and costs memory. The
  * database is in memory (spilling to the staging folder): each table is built, written out and
  * dropped, so nothing is stored, compressed and checkpointed to a database file on the way.
  */
-export const mergePartitions = async (workDir: string, objects: ReadonlyArray<MergeInput>): Promise<MergedTables> => {
+export const mergePartitions = async (
+  workDir: string,
+  objects: ReadonlyArray<MergeInput>,
+  options: { readonly memoryLimit?: string } = {}
+): Promise<MergedTables> => {
   const stagingDir = path.join(workDir, ".staging")
   await fs.rm(stagingDir, { recursive: true, force: true })
   await fs.mkdir(stagingDir, { recursive: true })
   await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
   const db = await DuckDBInstance.create(":memory:", {
     threads: String(os.availableParallelism()),
-    memory_limit: `${Math.max(2, Math.floor((os.totalmem() * 0.6) / 2 ** 30))}GB`,
+    memory_limit: options.memoryLimit ?? MERGE_MEMORY_LIMIT,
     temp_directory: path.join(stagingDir, "merge.spill"),
     preserve_insertion_order: "false"
   })
