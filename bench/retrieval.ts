@@ -26,7 +26,14 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only]
- *        [--no-write]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3]]
+ *
+ * --tune-ensemble (sample, ensemble encoder only): re-weights the ensemble's two parts in-process
+ * (documents and queries encoded once by each part, exact search over the joined vectors) and
+ * prints dense alone and plain search (dense+citations) on the DEV split only, for each subword
+ * weight listed (and, with --tune-sif, each SIF a of the subword part's pooling, applied at
+ * featurisation from a copy of its settings); the weight is chosen there, then built and reported
+ * on the test split.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
@@ -37,6 +44,9 @@ import { parseArgs } from "node:util"
 import { createKey } from "../api/auth/issue.ts"
 import { startServer } from "../api/server.ts"
 import { indexedText } from "../core/encoder/document-text.ts"
+import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
+import { type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
+import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
@@ -55,7 +65,9 @@ const { values } = parseArgs({
     "quality-only": { type: "boolean", default: false },
     "latency-only": { type: "boolean", default: false },
     "sample-only": { type: "boolean", default: false },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    "tune-ensemble": { type: "string" },
+    "tune-sif": { type: "string" }
   }
 })
 const MAX_QUERIES = Number(values.queries)
@@ -197,6 +209,8 @@ const quality = async (label: string, versionDir: string) => {
     const out = await hub.post("/encode", { texts: batch.map((q) => q.text) })
     batch.forEach((q, j) => vectors.set(q.key, Float32Array.from(out.vectors[j])))
   }
+  if (values["tune-ensemble"] && label.startsWith("sample"))
+    await sweepEnsembleWeights(versionDir, state, texts, queries.filter((q) => q.split === "dev"), values["tune-ensemble"].split(",").map(Number))
   const candidateText = (k: number) => {
     const t = texts.get(k)
     return t ? [t.title, t.abstract, t.claim].filter(Boolean).join("\n") : ""
@@ -241,6 +255,101 @@ const quality = async (label: string, versionDir: string) => {
     relevance,
     results
   }
+}
+
+/** Exact inner-product search over row-major unit vectors (the sweep's stand-in for the HNSW index). */
+const flatIndex = (vectors: Float32Array, dims: number, count: number): VectorIndexLike => ({
+  size: () => count,
+  search: (query, k) => {
+    const scores = new Float32Array(count)
+    for (let key = 0; key < count; key++) {
+      let dot = 0
+      const base = key * dims
+      for (let j = 0; j < dims; j++) dot += vectors[base + j] * query[j]
+      scores[key] = dot
+    }
+    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b] - scores[a]).slice(0, k)
+    return { keys: BigUint64Array.from(order.map(BigInt)), distances: Float32Array.from(order.map((i) => 1 - scores[i])) }
+  }
+})
+
+const encodeAll = async (encoder: PatentTextEncoder, texts: ReadonlyArray<string>) => {
+  const out: Float32Array[] = []
+  for (let i = 0; i < texts.length; i += 256) out.push(...(await encoder.encode(texts.slice(i, i + 256))))
+  return out
+}
+
+/** Dev-split dense and plain-search quality of the ensemble at each subword weight (see --tune-ensemble). */
+const sweepEnsembleWeights = async (
+  versionDir: string,
+  state: SearchState,
+  texts: ReadonlyMap<number, { title: string; abstract: string | null; claim: string | null }>,
+  dev: ReadonlyArray<HeldOutQuery>,
+  weights: ReadonlyArray<number>
+) => {
+  const folder = path.join(versionDir, "encoder")
+  const settings = JSON.parse(await fs.readFile(path.join(folder, "tokenizer.json"), "utf8")) as EnsembleSettings
+  if (settings.kind !== "patent-ensemble") return void process.stdout.write(`--tune-ensemble: the encoder is ${settings.kind}, not an ensemble\n`)
+  const subwordAt = settings.parts.findIndex((p) => p.folder === "subword")
+  const count = state.corpus.vectorCount
+  const documentTexts = Array.from({ length: count }, (_, key) => {
+    const t = texts.get(key)
+    return t ? indexedText({ title: t.title, abstract: t.abstract, firstClaim: t.claim }) : ""
+  })
+  /** Each part's document and query vectors, the subword part's pooled with SIF a = `sif` (undefined: as built). */
+  const encodeParts = async (sif: number | undefined) => {
+    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "tune-ensemble-"))
+    try {
+      await fs.cp(folder, scratch, { recursive: true })
+      if (sif !== undefined) {
+        const file = path.join(scratch, "subword", "tokenizer.json")
+        const subword = JSON.parse(await fs.readFile(file, "utf8"))
+        await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif } }))
+      }
+      const parts = await Promise.all(settings.parts.map((p) => loadTextEncoder(path.join(scratch, p.folder), { threads: 1 })))
+      const documents = await Promise.all(parts.map((p) => encodeAll(p, documentTexts)))
+      const queries = await Promise.all(parts.map((p) => encodeAll(p, dev.map((q) => q.text))))
+      const dims = parts.reduce((n, p) => n + p.dimensions, 0)
+      await Promise.all(parts.map((p) => p.close()))
+      return { documents, queries, dims }
+    } finally {
+      await fs.rm(scratch, { recursive: true, force: true })
+    }
+  }
+  const rows = []
+  for (const sif of values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]) {
+    const { documents, queries: queryVectors, dims } = await encodeParts(sif)
+    for (const w of weights) {
+      const scales = settings.parts.map((_, i) => Math.sqrt(i === subwordAt ? w : (1 - w) / (settings.parts.length - 1)))
+      const matrix = new Float32Array(count * dims)
+      for (let key = 0; key < count; key++) matrix.set(joinVectors(documents.map((d) => d[key]), scales), key * dims)
+      const dense = new DenseChannel(flatIndex(matrix, dims, count), dims, count, matrix)
+      const searchParts = { ...state, dense }
+      for (const config of CONFIGS.filter((c) => c.name === "dense alone" || c.name === "dense+citations")) {
+        const sum = { r10: 0, r100: 0, mrr: 0 }
+        for (const [i, q] of dev.entries()) {
+          const vector = joinVectors(queryVectors.map((v) => v[i]), scales)
+          const got = await retrieve(searchParts, { vector, text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
+          const top = got.hits.slice(0, 100).map((h) => h.key)
+          const found = (n: number) => top.slice(0, n).filter((k) => q.relevant.has(k)).length / q.relevant.size
+          const first = top.findIndex((k) => q.relevant.has(k))
+          sum.r10 += found(10)
+          sum.r100 += found(100)
+          sum.mrr += first === -1 ? 0 : 1 / (first + 1)
+        }
+        const n = dev.length || 1
+        rows.push({ sif: sif ?? "as built", weight: w, config: config.name, recallAt10: sum.r10 / n, recallAt100: sum.r100 / n, mrr: sum.mrr / n })
+      }
+    }
+  }
+  printTable(`Ensemble subword weight, dev split only (${dev.length} queries; exact search over the re-joined vectors)`, rows, [
+    ["SIF a", (r) => String(r.sif)],
+    ["subword weight", (r) => String(r.weight)],
+    ["configuration", (r) => r.config],
+    ["recall@10", (r) => r.recallAt10.toFixed(3)],
+    ["recall@100", (r) => r.recallAt100.toFixed(3)],
+    ["MRR", (r) => r.mrr.toFixed(3)]
+  ])
 }
 
 // ---------------------------------------------------------------------------------------------
