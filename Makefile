@@ -10,9 +10,9 @@ OUT ?= .tmp/synth-$(N)
 SCALE_ROOT ?= .tmp/bench-retrieval
 SEED ?= 42
 SOAK_MINUTES ?= 10
-# The encoder the pipeline trains: lsa (default), fasttext (subword skip-gram) or ensemble (both
-# joined); see README.
-ENCODER ?= lsa
+# The encoder the pipeline trains: ensemble (default: LSA and subword skip-gram joined), lsa or
+# fasttext (subword skip-gram alone); see README.
+ENCODER ?= ensemble
 export ENCODER
 TSX := node --import tsx
 

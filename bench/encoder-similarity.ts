@@ -10,8 +10,9 @@
  *                   subclass (hard) or of another section (easy): share of triplets where the
  *                   parent scores higher.
  *
- * Methods side by side: the subword encoder (fastText-style, the default), the LSA encoder, both
- * trained here on the version's tables exactly as the encoder stage trains them, and two lexical
+ * Methods side by side: the subword encoder (fastText-style), the LSA encoder, both
+ * trained here on the version's tables exactly as the encoder stage trains them, their ensemble (the
+ * default encoder) at its default subword weight and others, and two lexical
  * baselines (Jaccard overlap of stems; TF-IDF over character trigrams, idf from all CPC titles).
  *
  *   node --import tsx bench/encoder-similarity.ts [--artifacts DIR] [--pairs 4000] [--fasttext '{json options}']
@@ -282,7 +283,7 @@ const main = async () => {
     ["subword encoder (fastText, ENCODER=fasttext)", encoderSimilarity(fasttext.encoder), fasttext.seconds],
     ["LSA encoder", encoderSimilarity(lsa.encoder), lsa.seconds],
     // The ensemble (ENCODER=ensemble) joins exactly these two models' vectors.
-    ...[0.3, 0.5, 0.7].map(
+    ...[...new Set([0.3, DEFAULT_SUBWORD_WEIGHT, 0.5, 0.7])].sort((a, b) => a - b).map(
       (w) => [`ensemble, subword weight ${w} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default weight" : ""})`, ensembleSimilarity(lsa.encoder, fasttext.encoder, w), null] as [string, Similarity, number | null]
     ),
     ["Jaccard of stems", jaccardOfStems, null],

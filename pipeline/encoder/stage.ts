@@ -3,16 +3,17 @@
  * tokenizer settings, training summary).
  *
  * ENCODER picks the kind (read with Effect Config):
- *   lsa (default)  TF-IDF + truncated SVD over the applications' indexed text (train.ts)
+ *   ensemble (default)  both of the below, each vector the weighted join of the two
+ *                  (core/encoder/ensemble-encoder.ts; subword weight 0.4, chosen on the retrieval
+ *                  bench's dev split): better than either on phrase similarity and on the sample's
+ *                  held-out citations.
+ *   lsa            TF-IDF + truncated SVD over the applications' indexed text (train.ts)
  *   fasttext       subword skip-gram over all the patent text the corpus carries: CPC scheme
  *                  titles (each with its parent's title: a subgroup and its parent describe one
  *                  thing), application titles, abstracts, claims, descriptions, MPEP and EPO
  *                  Guidelines text; SIF pooling (subword-train.ts). Better on phrase similarity
  *                  (bench/encoder-similarity.ts), worse than LSA on the sample's held-out
  *                  citations (bench/retrieval.ts).
- *   ensemble       both, each vector the weighted join of the two (core/encoder/ensemble-encoder.ts):
- *                  better than either on both benches, but on its map of the sample the whitespace
- *                  atlas finds no void, so it is not the default until the atlas is calibrated for it.
  *
  * ENCODER is part of the stage's code version: switching it retrains, and the stages after it
  * (embed, map, atlas, …) rebuild from the new model.
@@ -39,7 +40,7 @@ import {
 } from "./subword-train.ts"
 import { trainLsaEncoder } from "./train.ts"
 
-export const EncoderKind = Config.literal("fasttext", "lsa", "ensemble")("ENCODER").pipe(Config.withDefault("lsa" as const))
+export const EncoderKind = Config.literal("fasttext", "lsa", "ensemble")("ENCODER").pipe(Config.withDefault("ensemble" as const))
 
 /** Texts of one query's `text` column (nulls and empty strings skipped), streamed. */
 const column = (conn: DuckDBConnection, sql: string) =>
@@ -244,7 +245,7 @@ export const encoderStage: Stage = {
   name: "encoder",
   sources: ["pipeline/encoder", "core/encoder", "core/text/tokenize.ts"],
   // Switching ENCODER retrains (and so re-embeds) instead of reusing the other kind's model.
-  settings: Effect.map(Effect.orElseSucceed(EncoderKind, () => "lsa" as const), (kind) => `ENCODER=${kind}`),
+  settings: Effect.map(Effect.orElseSucceed(EncoderKind, () => "ensemble" as const), (kind) => `ENCODER=${kind}`),
   // RETRAIN=1 must train even when nothing changed since the last build (the runner would take the
   // pinned model over); ENCODER_PIN must be honoured the same way.
   rerun: Effect.zipWith(Effect.orElseSucceed(RetrainSetting, () => false), Effect.orElseSucceed(EncoderPin, () => Option.none<string>()), (retrain, pin) => retrain || Option.isSome(pin)),

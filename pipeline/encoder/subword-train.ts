@@ -59,7 +59,10 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
   // 8 against 3: dense MRR on the retrieval bench's dev queries 0.137 against 0.112 (recall@100
   // 0.422 against 0.439), CPC similarity Pearson 0.499 against 0.473.
   sourceWeights: { "cpc titles": 8 },
-  sifA: 1e-3,
+  // Chosen with the ensemble weight on the retrieval bench's dev split (core/encoder/ensemble-encoder.ts):
+  // plain search recall@100 / MRR at subword weight 0.4, a = 1e-5 0.496 / 0.196, 3e-5 0.506 / 0.198,
+  // 1e-4 0.508 / 0.205, 3e-4 0.498 / 0.189, 1e-3 0.480 / 0.186 (rarer words weigh more as a falls).
+  sifA: 1e-4,
   removeCommonComponent: true,
   commonComponentSample: 20_000
 }

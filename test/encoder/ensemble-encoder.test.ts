@@ -8,10 +8,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
-import { ENSEMBLE_PARTS, type EnsembleSettings } from "../../core/encoder/ensemble-encoder.ts"
+import { ENSEMBLE_PARTS, type EnsembleSettings, joinVectors } from "../../core/encoder/ensemble-encoder.ts"
 import { saveLsaEncoder, saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
-import { trainSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
-import { trainLsaEncoder } from "../../pipeline/encoder/train.ts"
+import { projectSubwordText, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
+import { projectPatentText, trainLsaEncoder, type TrainedLsaEncoder } from "../../pipeline/encoder/train.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i], 0)
@@ -23,11 +23,14 @@ let dir: string
 let ensemble: PatentTextEncoder
 let lsa: PatentTextEncoder
 let subword: PatentTextEncoder
+let lsaModel: TrainedLsaEncoder
+let small: TrainedSubwordEncoder
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-encoder-"))
-  await saveLsaEncoder(dir, await trainLsaEncoder([...abstracts, ...titles]), `encoder/${ENSEMBLE_PARTS.lsa}`)
-  const small = await trainSubwordEncoder(
+  lsaModel = await trainLsaEncoder([...abstracts, ...titles])
+  await saveLsaEncoder(dir, lsaModel, `encoder/${ENSEMBLE_PARTS.lsa}`)
+  small = await trainSubwordEncoder(
     [
       { name: "titles", texts: titles },
       { name: "abstracts", texts: abstracts }
@@ -67,6 +70,16 @@ describe("the ensemble encoder", () => {
     const [e, l, s] = await Promise.all([ensemble.encode(texts), lsa.encode(texts), subword.encode(texts)])
     for (const [i, j] of [[0, 1], [2, 3], [0, 3]]) {
       expect(dot(e[i], e[j])).toBeCloseTo((1 - SUBWORD_WEIGHT) * dot(l[i], l[j]) + SUBWORD_WEIGHT * dot(s[i], s[j]), 5)
+    }
+  })
+
+  it("ONNX vectors equal the join of the two trainers' own projections within 1e-5, seen words or not", async () => {
+    const texts = [abstracts[5], titles[6], `${titles[7]} zyxoquatronic`, "zyxoquatronic flibbertigibbet"]
+    const vectors = await ensemble.encode(texts)
+    const scales = [Math.sqrt(1 - SUBWORD_WEIGHT), Math.sqrt(SUBWORD_WEIGHT)]
+    for (const [i, text] of texts.entries()) {
+      const expected = joinVectors([projectPatentText(lsaModel, text), projectSubwordText(small, text)], scales)
+      expect(vectors[i].reduce((m, v, k) => Math.max(m, Math.abs(v - expected[k])), 0)).toBeLessThan(1e-5)
     }
   })
 
