@@ -68,8 +68,13 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   const channelCounts: Record<string, number> = {}
   let dense: DenseResult | undefined
   let lexical: number[] | undefined
+  // The lexical search starts first: its postings are read in the thread pool while the dense
+  // search holds this thread.
+  const lexicalSearch = r.channels.lexical && parts.lexical ? parts.lexical.search(r.text, pool, accepts) : undefined
+  // Its failure is awaited below; this only keeps it from counting as unhandled if the dense search throws first.
+  lexicalSearch?.catch(() => {})
   if (r.channels.dense && r.vector) dense = parts.dense.search(r.vector, { depth: pool, accepts, filtered: r.filtered })
-  if (r.channels.lexical && parts.lexical) lexical = (await parts.lexical.search(r.text, pool, accepts)).map((h) => h.key)
+  if (lexicalSearch) lexical = (await lexicalSearch).map((h) => h.key)
   let feedback: number[] = []
   if (dense) {
     for (const h of dense.hits) similarity.set(h.key, h.score)
