@@ -69,7 +69,10 @@ describe("inference hub", () => {
   })
 
   it("unloads its models after the warm window without use", async () => {
+    // Each model unloads a window after its own last use, in the sweep after that: the reranker,
+    // used last, may go one sweep (1.5 s) after the encoder, whose unloading ends `ready`.
     expect(await until(async () => !(await get("/status")).ready, 12_000)).toBe(true)
+    expect(await until(async () => !(await get("/status")).models.reranker, 6_000)).toBe(true)
     expect((await get("/status")).models).toEqual({ encoder: false, reranker: false })
   })
 })

@@ -11,7 +11,7 @@ export interface ServeProcess {
   readonly key: string
   readonly output: () => string
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; atMs: number }>
-  /** Pid of the supervised hub (a child running api/inference-hub/main.ts). */
+  /** Pid of the supervised hub (a child running its bundle, api/hub/bundle.ts, or api/inference-hub/main.ts). */
   readonly hubPid: () => number | undefined
 }
 
@@ -67,7 +67,7 @@ export const startServe = async (artifactsDir: string, options: { hubPort?: numb
     hubPid: () => {
       try {
         // By command line: tsx may run an esbuild service beside the hub as another child.
-        const pids = execFileSync("pgrep", ["-P", String(child.pid), "-f", "inference-hub/main.ts"]).toString().trim().split("\n").map(Number)
+        const pids = execFileSync("pgrep", ["-P", String(child.pid), "-f", "patent-hub/hub\\.mjs|inference-hub/main\\.ts"]).toString().trim().split("\n").map(Number)
         return pids.find((p) => p > 0)
       } catch {
         return undefined

@@ -1,6 +1,7 @@
 /** The real inference hub as a child process on a free port, for tests that need real vectors. */
 import { spawn, type ChildProcess } from "node:child_process"
 import * as net from "node:net"
+import { hubCommand } from "../../api/hub/bundle.ts"
 
 export interface HubProcess {
   readonly url: string
@@ -18,7 +19,8 @@ export const freePort = () =>
 
 export const startHub = async (artifactsDir: string, env: Record<string, string> = {}): Promise<HubProcess> => {
   const url = `http://127.0.0.1:${await freePort()}`
-  const child = spawn(process.execPath, ["--import", "tsx", "api/inference-hub/main.ts"], {
+  // As make serve starts it: from its bundle (api/hub/bundle.ts), the sources through tsx where none can be made.
+  const child = spawn(process.execPath, [...(await hubCommand())], {
     env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifactsDir, ...env },
     stdio: "ignore"
   })
