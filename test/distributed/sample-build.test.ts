@@ -67,8 +67,9 @@ const tables = (r: StageRecord) => ({
 })
 
 /** The encoder's files, by content (training.json, the training report, also says how long training took). */
+/** The encoder's files but its training summaries (encoder/training.json, and each ensemble part's), which hold timings. */
 const encoderFiles = (r: StageRecord) =>
-  Object.fromEntries(r.outputs.filter((o) => o.path.startsWith("encoder/") && o.path !== "encoder/training.json").map((o) => [o.path, o.sha256]))
+  Object.fromEntries(r.outputs.filter((o) => o.path.startsWith("encoder/") && path.basename(o.path) !== "training.json").map((o) => [o.path, o.sha256]))
 
 /** Rows of one vectors.parquet missing from the other, both ways, and both counts. */
 const compareVectorTables = async (a: string, b: string) => {
