@@ -21,6 +21,7 @@ import { loadSearchCorpus } from "../core/search/corpus.ts"
 import { indexedText } from "../core/encoder/document-text.ts"
 import { DEFAULT_TERM_SELECTION, LexicalIndex, type TermSelection } from "../core/search/lexical.ts"
 import { openSearchState } from "../core/search/open.ts"
+import { citedReferences, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
 import { openSearchTables } from "./search-tables.ts"
 
@@ -77,13 +78,6 @@ const timeQueries = async (index: LexicalIndex) => {
   }
 }
 
-/** dev or test, by FNV-1a of the application number: the split bench/retrieval.ts uses. */
-const splitOf = (appNum: string) => {
-  let h = 2166136261
-  for (let i = 0; i < appNum.length; i++) h = Math.imul(h ^ appNum.charCodeAt(i), 16777619) >>> 0
-  return h % 2 === 0 ? "dev" : "test"
-}
-
 /** bench/retrieval.ts's held-out queries of one split: granted applications and their examiner-cited references in the corpus. */
 const heldOutQueries = async (split: string, max = 300) => {
   const state = await openSearchState(versionDir, tables.rows, { keepEdges: true, vectorBudgetBytes: 0 })
@@ -96,13 +90,7 @@ const heldOutQueries = async (split: string, max = 300) => {
     const text = indexedText({ abstract: (r.abstract as string) ?? null, firstClaim: (r.claim as string) ?? null, title: String(r.title ?? "") })
     if (key !== undefined && key < state.corpus.vectorCount && text) texts.set(key, text)
   }
-  const relevantBy = (examinerOnly: boolean) => {
-    const m = new Map<number, Set<number>>()
-    const { citing, cited, examiner, length } = state.edges!
-    for (let i = 0; i < length; i++)
-      if (texts.has(citing[i]) && (!examinerOnly || examiner[i] === 1)) (m.get(citing[i]) ?? m.set(citing[i], new Set()).get(citing[i])!).add(cited[i])
-    return m
-  }
+  const relevantBy = (examinerOnly: boolean) => citedReferences(state.edges!, (k) => texts.has(k), examinerOnly)
   let relevant = relevantBy(true)
   if (relevant.size < 30) relevant = relevantBy(false)
   const candidates = [...relevant.keys()].sort((a, b) => state.corpus.appNums[a].localeCompare(state.corpus.appNums[b]))

@@ -50,6 +50,7 @@ import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
+import { citedReferences, type Split, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
 import { openSearchTables } from "./search-tables.ts"
 
@@ -126,14 +127,6 @@ const startWarmHub = async (versionDir: string) => {
 // Quality
 // ---------------------------------------------------------------------------------------------
 
-type Split = "dev" | "test"
-
-/** dev or test, by FNV-1a of the application number (stable whatever the corpus holds). */
-const splitOf = (appNum: string): Split => {
-  let h = 2166136261
-  for (let i = 0; i < appNum.length; i++) h = Math.imul(h ^ appNum.charCodeAt(i), 16777619) >>> 0
-  return h % 2 === 0 ? "dev" : "test"
-}
 
 interface HeldOutQuery {
   readonly key: number
@@ -165,13 +158,7 @@ const quality = async (label: string, versionDir: string) => {
   const granted = new Set(
     (await db.rows(`SELECT app_num FROM applications WHERE grant_date IS NOT NULL`)).map((r) => base.corpus.keyOf.get(String(r.app_num))!)
   )
-  const relevantBy = (examinerOnly: boolean) => {
-    const m = new Map<number, Set<number>>()
-    const { citing, cited, examiner, length } = base.edges!
-    for (let i = 0; i < length; i++)
-      if (granted.has(citing[i]) && (!examinerOnly || examiner[i] === 1)) (m.get(citing[i]) ?? m.set(citing[i], new Set()).get(citing[i])!).add(cited[i])
-    return m
-  }
+  const relevantBy = (examinerOnly: boolean) => citedReferences(base.edges!, (k) => granted.has(k), examinerOnly)
   let relevance = "examiner-cited references in the corpus"
   let relevant = relevantBy(true)
   const examinerQueries = relevant.size
