@@ -32,11 +32,12 @@ export const parseInclude = (include: string | ReadonlyArray<string> | undefined
 
 const sizeOf = (v: unknown) => (Array.isArray(v) ? v.length : isObject(v) ? Object.keys(v).length : 0)
 
-const withheld = (name: HeavySection, value: unknown) => ({
+/** What a withheld section shows: its size, the include name that brings it back, and for the codes the largest ten. */
+const withheld = (name: HeavySection, count: number, topCodes: unknown) => ({
   withheld: true,
-  count: sizeOf(value),
+  count,
   include: name,
-  ...(name === "document_code_breakdown" && Array.isArray(value) ? { top_codes: value.slice(0, WITHHELD_CODES_KEPT) } : {})
+  ...(name === "document_code_breakdown" && Array.isArray(topCodes) ? { top_codes: topCodes.slice(0, WITHHELD_CODES_KEPT) } : {})
 })
 
 /** Sizes of the withheld sections and the ten largest codes, as the record stores them (null for versions built before). */
@@ -82,14 +83,11 @@ export const getExaminerProfile = (query: Query, records: RecordLookup, examiner
     const heavy: Json = {}
     for (const name of heavySections) {
       if (included.includes(name)) heavy[name] = parseStored((sections ?? row)[name])
-      else if (summary)
-        heavy[name] = {
-          withheld: true,
-          count: Number(summary.sizes[name] ?? 0),
-          include: name,
-          ...(name === "document_code_breakdown" && Array.isArray(summary.topCodes) ? { top_codes: summary.topCodes } : {})
-        }
-      else heavy[name] = withheld(name, parseStored(row[name]))
+      else if (summary) heavy[name] = withheld(name, Number(summary.sizes[name] ?? 0), summary.topCodes)
+      else {
+        const value = parseStored(row[name])
+        heavy[name] = withheld(name, sizeOf(value), value)
+      }
     }
     const artUnit = str(row.art_unit) ?? str(row.variant_art_unit)
     return {

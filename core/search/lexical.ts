@@ -52,7 +52,7 @@ export class LexicalIndex {
     this.scores = new Float64Array(docKey.length)
   }
 
-  /** The same index (sharing its dictionary, file and score array) choosing query stems another way: for tuning (bench/lexical.ts). */
+  /** The same index (sharing its dictionary and postings file) choosing query stems another way: for tuning (bench/lexical.ts). */
   withSelection(selection: TermSelection): LexicalIndex {
     return new LexicalIndex(this.terms, this.docKey, this.file, selection)
   }
@@ -83,8 +83,8 @@ export class LexicalIndex {
 
   /** BM25 idf of a stem; a stem the corpus never uses is as telling as the rarest. */
   idf(stem: string): number {
-    const n = this.docKey.length
-    const df = this.terms.get(stem)?.length ?? 0
+    const n = this.documents
+    const df = this.documentFrequency(stem)
     return Math.log(1 + (n - df + 0.5) / (df + 0.5))
   }
 
@@ -153,8 +153,9 @@ const BOUND_SAMPLE = 20_000
  * what all remaining terms together could add, no unseen document can enter the top k, so the
  * remaining (long, low-idf) lists only add to the candidates, and candidates that cannot reach the
  * bound any more are dropped. Candidates are found in a long list by galloping search, since both
- * ascend, or by one pass over a list not much longer than they are many. Sums of float32 impacts in float64 do not depend on their order here,
- * so scores (and ties, broken by key) equal the exhaustive sum's. `scores` is zero on entry and on exit.
+ * ascend, or by one pass over a list not much longer than they are many. Sums of float32 impacts
+ * in float64 do not depend on their order here, so scores (and ties, broken by key) equal the
+ * exhaustive sum's. `scores` is zero on entry and on exit.
  */
 export const topByImpact = (
   slices: ReadonlyArray<PostingSlice>,
