@@ -378,11 +378,23 @@ const scenarios = (inp: Inputs): ReadonlyArray<Scenario> => {
       call: (i) => ({ method: "POST", path: "/patent-map/locate", body: { appNum: at(inp.indexedApps, i + Math.floor(inp.indexedApps.length / 2)) } }),
       check: (j) => nonEmpty("neighbours", j?.count)
     },
+    // Two whitespace rows: with filters and limits up to 500 the answer is every void that passes,
+    // and a larger atlas has more of them (13 voids at 100k, 54 at 1M), so that row's cost follows
+    // the answer and is not a lookup; limits of 1 to 10 ask for the same number of voids at both
+    // sizes, which is what tells whether serving the atlas depends on the corpus size.
     {
-      name: "GET /patent-map/whitespace",
+      name: "GET /patent-map/whitespace (limit 1-10)",
       route: "GET /patent-map/whitespace",
       target: GET_TARGET,
       lookup: true,
+      call: (i) => ({ method: "GET", path: `/patent-map/whitespace${q({ limit: 1 + (i % 10) })}` }),
+      check: (j) => nonEmpty("voids", j?.count)
+    },
+    {
+      name: "GET /patent-map/whitespace (filters, limit 1-500)",
+      route: "GET /patent-map/whitespace",
+      target: GET_TARGET,
+      lookup: false,
       call: (i) => ({ method: "GET", path: `/patent-map/whitespace${q({ limit: 1 + ((i * 37) % 500), section: i % 3 === 0 ? undefined : at([..."ABCDEFGHY"], i), minOpportunity: ((i * 7) % 5) / 10 })}` })
     },
     {
