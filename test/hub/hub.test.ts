@@ -1,11 +1,14 @@
 /**
  * The inference hub as a real process over HTTP: Idle → Loading → Ready, the reranker only on
- * request, encoding and late-interaction reranking, and the idle unload (scale to zero).
+ * request, encoding and late-interaction reranking, the idle unload (scale to zero), and no request
+ * lost while it starts.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { startHub, type HubProcess } from "../support/hub-process.ts"
+import { spawn } from "node:child_process"
+import { hubCommand } from "../../api/hub/bundle.ts"
+import { freePort, startHub, type HubProcess } from "../support/hub-process.ts"
 
 const versionDir = inject("sampleArtifacts")
 let hub: HubProcess
@@ -74,5 +77,31 @@ describe("inference hub", () => {
     expect(await until(async () => !(await get("/status")).ready, 12_000)).toBe(true)
     expect(await until(async () => !(await get("/status")).models.reranker, 6_000)).toBe(true)
     expect((await get("/status")).models).toEqual({ encoder: false, reranker: false })
+  })
+})
+
+describe("inference hub start", () => {
+  it("answers every request from the moment it accepts connections (a supervisor polls from the first millisecond)", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`
+    const child = spawn(process.execPath, [...(await hubCommand())], { env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: versionDir }, stdio: "ignore" })
+    try {
+      const outcomes: Array<string> = []
+      const end = Date.now() + 60_000
+      while (Date.now() < end && child.exitCode === null) {
+        // Refused: nothing listens yet. Unanswered within 3 s: the hub accepted the request and dropped it.
+        const outcome = await fetch(`${url}/status`, { signal: AbortSignal.timeout(3_000) }).then(
+          (r) => (r.ok ? "answered" : `status ${r.status}`),
+          (e: Error) => (e.name === "TimeoutError" ? "unanswered" : "refused")
+        )
+        outcomes.push(outcome)
+        if (outcome === "answered") break
+        await new Promise((r) => setTimeout(r, 1))
+      }
+      expect(outcomes.at(-1)).toBe("answered")
+      expect(outcomes.filter((o) => o !== "refused" && o !== "answered")).toEqual([])
+    } finally {
+      child.kill("SIGTERM")
+      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once("exit", r)))
+    }
   })
 })
