@@ -68,6 +68,7 @@ bench: install
 	$(TSX) bench/ingest.ts --synth 20000
 	$(TSX) bench/nightly.ts
 	$(TSX) bench/vectors.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/index-extension.ts --sizes 100000,1000000
 	$(TSX) bench/serving-records.ts
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/encoder-similarity.ts --artifacts $(ARTIFACTS)/current

@@ -10,6 +10,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type BinaryCodes, binaryCoder } from "./binary-codes.ts"
+import { readLabels, type RowsOfLabels, rowsOfLabels } from "./labels.ts"
 import { candidatesFor, cosinesOf, fileVectors, residentVectors, type StoredVectors, symmetricCosines } from "./rescore.ts"
 import { HNSW_CONNECTIVITY, type Matches, type Quantization, type RawIndex, viewRawIndex } from "./usearch.ts"
 import { VECTOR_FILE } from "./vector-file.ts"
@@ -44,7 +45,9 @@ export class ServedIndex {
     private readonly raw: RawIndex,
     readonly info: IndexInfo,
     /** Undefined only for versions built before vectors.f32: the raw candidates are then answered as they are. */
-    private readonly stored: StoredVectors | undefined
+    private readonly stored: StoredVectors | undefined,
+    /** The rows of the graph's labels when they are not the rows themselves (an extended graph: labels.ts). */
+    private readonly labels?: RowsOfLabels
   ) {
     const coder = info.codes ? binaryCoder(info.codes) : undefined
     this.rotate = coder?.rotate
@@ -61,7 +64,16 @@ export class ServedIndex {
 
   /** The same index re-scored from vectors already in memory (no file reads). */
   withResidentVectors(matrix: Float32Array) {
-    return new ServedIndex(this.raw, this.info, residentVectors(matrix, this.info.dims))
+    return new ServedIndex(this.raw, this.info, residentVectors(matrix, this.info.dims), this.labels)
+  }
+
+  /** The graph's candidates for a (coded) query, keyed by row. */
+  private candidates(coded: Float32Array, count: number, threads: number): Matches {
+    const found = this.raw.search(coded, count, threads)
+    if (!this.labels) return found
+    const keep = Array.from(found.keys, (label) => this.labels!.rowOf(Number(label)))
+    const live = keep.flatMap((row, i) => (row >= 0 ? [i] : []))
+    return { keys: BigUint64Array.from(live, (i) => BigInt(keep[i]!)), distances: Float32Array.from(live, (i) => found.distances[i]!) }
   }
 
   /** The k nearest keys to one query by exact cosine (distance = 1 − cosine), best first. */
@@ -69,7 +81,7 @@ export class ServedIndex {
     const size = this.size()
     if (!size) return { keys: new BigUint64Array(0), distances: new Float32Array(0) }
     const coded = this.rotate ? this.rotate(query) : query.slice()
-    const found = this.raw.search(coded, candidatesFor(this.info.quantization, k, size), threads)
+    const found = this.candidates(coded, candidatesFor(this.info.quantization, k, size), threads)
     if (!this.stored) return this.rotate ? this.hammingAsCosine(found, k) : { keys: found.keys.slice(0, k), distances: found.distances.slice(0, k) }
     const { top, cosines } = this.rescored(query, found, k)
     return { keys: BigUint64Array.from(top, (i) => found.keys[i]), distances: Float32Array.from(top, (i) => 1 - cosines[i]) }
@@ -95,7 +107,7 @@ export class ServedIndex {
     const size = this.size()
     if (!size) return { keys: [], scores: [] }
     const coded = this.rotate ? this.rotate(query) : query.slice()
-    const found = this.raw.search(coded, candidatesFor(this.info.quantization, k, size), 0)
+    const found = this.candidates(coded, candidatesFor(this.info.quantization, k, size), 0)
     const { keys, products, top } = this.rescored(query, found, k)
     const symmetric = symmetricCosines(query, products)
     return { keys: top.map((i) => keys[i]), scores: top.map((i) => symmetric[i]) }
@@ -151,6 +163,8 @@ export const viewIndex = (file: string, dims: number, quantization: Quantization
   if (quantization === "b1" && !info.codes) throw new Error(`${path.join(dir, "index.json")} records no binary codes for a b1 index`)
   const width = info.codes ? binaryCoder(info.codes).bits : dims
   const raw = viewRawIndex(file, width, quantization, info.connectivity ?? HNSW_CONNECTIVITY)
-  const count = raw.size()
-  return new ServedIndex(raw, info, fileVectors(path.join(dir, VECTOR_FILE), dims, count))
+  // An extended graph holds the rows' labels, and may still count removed ones in its size.
+  const count = info.count ?? raw.size()
+  const labels = readLabels(dir, count)
+  return new ServedIndex(raw, info, fileVectors(path.join(dir, VECTOR_FILE), dims, count), labels && rowsOfLabels(labels))
 }

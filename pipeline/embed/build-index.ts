@@ -5,6 +5,7 @@
  */
 import { binaryCoder, makeBinaryCodes } from "../../core/index/binary-codes.ts"
 import { createIndex, HNSW_CONNECTIVITY, type IndexInfo, type Quantization, ServedIndex } from "../../core/index/hnsw.ts"
+import { rowsOfLabels } from "../../core/index/labels.ts"
 import { residentVectors } from "../../core/index/rescore.ts"
 
 /**
@@ -35,4 +36,43 @@ export const buildIndex = (unitRows: Float32Array, dims: number, quantization: Q
   }
   const info: IndexInfo = { dims, count: n, quantization, connectivity, ...(codes ? { codes } : {}) }
   return { raw, info, served: new ServedIndex(raw, info, residentVectors(unitRows, dims)) }
+}
+
+/** The earlier version's graph, and the labels its rows carry (undefined: label = row). */
+export interface EarlierIndex {
+  readonly file: string
+  readonly info: IndexInfo
+  readonly labels: Uint32Array | undefined
+}
+
+/**
+ * The earlier version's graph with the rows that left it removed and the new rows added: what a
+ * nightly build does instead of rebuilding the graph over every vector. `labels[r]` is the label
+ * row r gets: an earlier row's label for a vector taken over, a label above every earlier one for
+ * a new vector; `removed` are the earlier labels no row keeps; `added` are the rows to insert.
+ * Quantization, connectivity and the b1 rotation are the earlier graph's, so its codes still apply.
+ */
+export const extendIndex = (
+  earlier: EarlierIndex,
+  unitRows: Float32Array,
+  labels: Uint32Array,
+  removed: ReadonlyArray<number>,
+  added: ReadonlyArray<number>
+) => {
+  const { dims, quantization, codes } = earlier.info
+  const connectivity = earlier.info.connectivity ?? HNSW_CONNECTIVITY
+  const coder = codes ? binaryCoder(codes) : undefined
+  const raw = createIndex(coder?.bits ?? dims, quantization, connectivity)
+  // Loaded, not viewed: a memory-mapped graph cannot be changed.
+  raw.load(earlier.file)
+  if (removed.length > 0) raw.remove(BigUint64Array.from(removed, (l) => BigInt(l)))
+  for (let from = 0; from < added.length; from += CHUNK) {
+    const rows = added.slice(from, from + CHUNK)
+    const block = new Float32Array(rows.length * dims)
+    rows.forEach((r, i) => block.set(unitRows.subarray(r * dims, (r + 1) * dims), i * dims))
+    raw.add(BigUint64Array.from(rows, (r) => BigInt(labels[r]!)), coder ? coder.rotate(block) : block, 0)
+  }
+  const n = unitRows.length / dims
+  const info: IndexInfo = { dims, count: n, quantization, connectivity, ...(codes ? { codes } : {}) }
+  return { raw, info, served: new ServedIndex(raw, info, residentVectors(unitRows, dims), rowsOfLabels(labels)) }
 }

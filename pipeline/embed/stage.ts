@@ -6,9 +6,10 @@
  * never a dense neighbour or a prior-art result through the index.
  *
  * Outputs
- *   index/vectors.parquet  key, app_num, vector FLOAT[dims], text_hash (key = usearch key = row
- *                          order; text_hash: 64 bits of the encoded text's SHA-256, which lets a
- *                          build under a pinned encoder take unchanged vectors over: reuse.ts)
+ *   index/vectors.parquet  key, app_num, vector FLOAT[dims], text_hash (key = row order, and the
+ *                          graph's label unless labels.u32 says otherwise; text_hash: 64 bits
+ *                          of the encoded text's SHA-256, which lets a build under a pinned
+ *                          encoder take unchanged vectors over: reuse.ts)
  *   index/hnsw.usearch     the HNSW index, quantization chosen by measured end-to-end recall
  *                          (b1 codes of rotated vectors where they reach it; core/index/hnsw.ts)
  *   index/vectors.f32      the same vectors scaled to unit length, raw float32 in key order
@@ -16,6 +17,8 @@
  *   index/index.json       dims, count, quantization, connectivity, the b1 codes' rotation, the
  *                          recall measurements behind the choice (on a sample of at most 20,000)
  *                          and indexRecallAt10, the recall of the index over every vector
+ *   index/labels.u32       only when the earlier version's graph was extended rather than rebuilt
+ *                          (nightly-index.ts): the graph's label of each row (core/index/labels.ts)
  *
  * With BUILD_QUEUE set the texts to encode (those not taken over from the earlier version) go as
  * jobs of BUILD_EMBED_BATCH texts to build workers on any machines (pipeline/distributed/
@@ -28,6 +31,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { HNSW_EXPANSION_SEARCH } from "../../core/index/hnsw.ts"
+import { LABEL_FILE, writeLabels } from "../../core/index/labels.ts"
 import { normalizeRows, writeVectorFile } from "../../core/index/vector-file.ts"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
@@ -39,7 +43,7 @@ import { sqlString, withTables } from "../stages/tables.ts"
 import { encoderModel } from "../encoder/save.ts"
 import { embedOutputs } from "./outputs.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
-import { indexWithRecall } from "./quantization.ts"
+import { extendLimit, indexForBuild } from "./nightly-index.ts"
 
 const BATCH = 256
 
@@ -100,7 +104,8 @@ export const embedStage: Stage = {
       // BUILD_QUEUE set: the batches are encoded by build workers on any machine (pipeline/distributed).
       const distributed = yield* buildQueueSettings
       const encoding = Option.isSome(distributed) ? yield* queueEncoding(ctx, distributed.value, encoderDir, encoder.dimensions, threads) : localEncoding(encoder)
-      return yield* stagePromise(() => embedApplications(ctx, encoder.dimensions, encoding))
+      const limit = yield* extendLimit
+      return yield* stagePromise(() => embedApplications(ctx, encoder.dimensions, encoding, limit))
     }).pipe(
       Effect.scoped,
       // Config problems stay ConfigErrors; anything else (the queue, a worker, the store) becomes the stage's failure.
@@ -108,7 +113,7 @@ export const embedStage: Stage = {
     )
 }
 
-const embedApplications = async (ctx: StageContext, dims: number, encoding: BatchEncoding): Promise<StageResult> => {
+const embedApplications = async (ctx: StageContext, dims: number, encoding: BatchEncoding, extendLimit: number): Promise<StageResult> => {
   const dir = path.join(ctx.workDir, "index")
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(dir, { recursive: true })
@@ -128,7 +133,14 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   const earlier = await earlierVectors(out, ctx.previous?.dir, ctx.workDir, dims)
   // All unit vectors stay in one growable buffer: the index is built in a single multi-threaded add.
   let matrix = new Float32Array(dims * 4096)
+  // The earlier row each row's vector was taken over from (−1: encoded now): what extends the earlier graph.
+  let origin = new Int32Array(4096)
   const room = (rows: number) => {
+    if (rows > origin.length) {
+      const grown = new Int32Array(Math.max(origin.length * 2, rows))
+      grown.set(origin)
+      origin = grown
+    }
     if (rows * dims <= matrix.length) return
     const grown = new Float32Array(Math.max(matrix.length * 2, rows * dims))
     grown.set(matrix)
@@ -196,9 +208,11 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
           const hash = textHash(text)
           const k = key++
           room(key)
+          origin[k] = -1
           const before = earlier?.byApp.get(app_num)
           if (before && before.hash === hash) {
             matrix.set(await earlier!.rows.row(before.key), k * dims)
+            origin[k] = before.key
             reusedAppender.appendInteger(k)
             reusedAppender.appendVarchar(app_num)
             reusedAppender.appendVarchar(hash)
@@ -233,17 +247,23 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
 
   // Rows were scaled to unit length as they were encoded (or were unit rows already).
   const unitRows = matrix.subarray(0, key * dims)
-  const { built, choice, indexRecallAt10 } = indexWithRecall(unitRows, dims, ctx.progress)
+  // The earlier graph is extended only when the vectors taken over are the earlier version's own.
+  const graph = await indexForBuild(unitRows, dims, origin.subarray(0, key), earlier ? ctx.previous?.dir : undefined, ctx.progress, extendLimit)
+  const { built, choice, indexRecallAt10, labels, removedSinceBuild, extendedFrom } = graph
   const { raw, info } = built
   raw.save(path.join(ctx.workDir, embedOutputs.index.path))
+  if (labels) writeLabels(dir, labels)
   await writeVectorFile(path.join(ctx.workDir, embedOutputs.vectorFile.path), unitRows)
   // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
-  await fs.writeFile(path.join(ctx.workDir, embedOutputs.info.path), JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10 }, null, 2))
+  await fs.writeFile(
+    path.join(ctx.workDir, embedOutputs.info.path),
+    JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10, removedSinceBuild, ...(extendedFrom ? { extendedFrom } : {}) }, null, 2)
+  )
   return {
-    outputs: Object.values(embedOutputs).map((o) => o.path),
+    outputs: [...Object.values(embedOutputs).map((o) => o.path), ...(labels ? [`index/${LABEL_FILE}`] : [])],
     rowCounts: { vectors: key },
     notes: [
       earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,
-      `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}; recall@10 of the index over all ${key} vectors ${indexRecallAt10.toFixed(3)}`]
+      `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}; recall@10 of the index over all ${key} vectors ${indexRecallAt10.toFixed(3)}`, graph.note]
   }
 }
