@@ -91,25 +91,38 @@ const tableNames = async (conn: DuckDBConnection) =>
   new Set(((await conn.runAndReadAll(`SELECT table_name FROM information_schema.tables`)).getRowsJS() as string[][]).map((r) => r[0]))
 
 /**
- * The parts of the corpus that carry patent language, each a query with a `text` column. CPC
- * titles come with their parent's title (a subgroup and its parent describe one thing) and
- * without the main groups the similarity benchmark holds out (held-out.ts; filtered in
- * TypeScript by `symbol`).
+ * The parts of the corpus that carry patent language. Each part's `rows` has a `text` column and
+ * the columns of `order`, a key unique within the part, so its rows reach the trainer in one
+ * order whatever DuckDB's threads and memory do (the trainer keeps lines by their position, so
+ * an order SQL leaves open would change the model). Guidance text is split into lines or
+ * sentences, each numbered within its section. CPC titles come with their parent's title (a
+ * subgroup and its parent describe one thing) and without the main groups the similarity
+ * benchmark holds out (held-out.ts; filtered in TypeScript by `symbol`).
  */
-const corpusParts: ReadonlyArray<{ name: string; table: string; sql: string }> = [
-  { name: "applications", table: "applications", sql: `SELECT concat_ws(' ', title, abstract) AS text FROM applications ORDER BY app_num` },
-  { name: "claims", table: "claims", sql: `SELECT text FROM claims ORDER BY app_num, claim_num` },
+const corpusParts: ReadonlyArray<{ name: string; table: string; rows: string; columns: string; order: string }> = [
+  { name: "applications", table: "applications", rows: `SELECT app_num, concat_ws(' ', title, abstract) AS text FROM applications`, columns: "text", order: "app_num" },
+  { name: "claims", table: "claims", rows: `SELECT app_num, claim_num, text FROM claims`, columns: "text", order: "app_num, claim_num" },
   {
     name: "cpc titles",
     table: "cpc_scheme",
-    sql: `SELECT s.symbol, concat_ws(' ', s.title, p.title) AS text FROM cpc_scheme s LEFT JOIN cpc_scheme p ON p.symbol = s.parent ORDER BY s.symbol`
+    rows: `SELECT s.symbol, concat_ws(' ', s.title, p.title) AS text FROM cpc_scheme s LEFT JOIN cpc_scheme p ON p.symbol = s.parent`,
+    columns: "symbol, text",
+    order: "symbol"
   },
-  { name: "descriptions", table: "description_paragraphs", sql: `SELECT text FROM description_paragraphs ORDER BY app_num, seq` },
-  { name: "mpep", table: "mpep_sections", sql: `SELECT unnest(string_split(content, chr(10))) AS text FROM mpep_sections ORDER BY section_id` },
+  { name: "descriptions", table: "description_paragraphs", rows: `SELECT app_num, seq, text FROM description_paragraphs`, columns: "text", order: "app_num, seq" },
+  {
+    name: "mpep",
+    table: "mpep_sections",
+    rows: `SELECT section_id, line_no, text FROM mpep_sections, unnest(string_split(content, chr(10))) WITH ORDINALITY AS line(text, line_no)`,
+    columns: "text",
+    order: "section_id, line_no"
+  },
   {
     name: "epo guidelines",
     table: "epo_sections",
-    sql: `SELECT unnest(regexp_split_to_array(content, '[.;:]\\s+')) AS text FROM epo_sections ORDER BY section_id`
+    rows: `SELECT section_id, sentence_no, text FROM epo_sections, unnest(regexp_split_to_array(content, '[.;:]\\s+')) WITH ORDINALITY AS sentence(text, sentence_no)`,
+    columns: "text",
+    order: "section_id, sentence_no"
   }
 ]
 
@@ -120,7 +133,7 @@ const sampleBuckets = 1_000_003
  * Every part of the corpus as a training source. DuckDB counts each part's words and thins the
  * large ones to about their share of the word budget before a row reaches JavaScript (10% more
  * than the share; the trainer then samples exactly), so the cost of reading stays bounded
- * however large the corpus.
+ * however large the corpus. The ORDER BY is the outermost clause, after the thinning.
  */
 export const trainingSources = async (
   conn: DuckDBConnection,
@@ -130,23 +143,23 @@ export const trainingSources = async (
   const parts = corpusParts.filter((p) => present.has(p.table))
   const words: number[] = []
   for (const p of parts) {
-    const r = await conn.runAndReadAll(`SELECT coalesce(sum(length(text) - length(replace(text, ' ', '')) + 1), 0) FROM (${p.sql}) WHERE text <> ''`)
+    const r = await conn.runAndReadAll(`SELECT coalesce(sum(length(text) - length(replace(text, ' ', '')) + 1), 0) FROM (${p.rows}) WHERE text <> ''`)
     words.push(Number(r.getRows()[0][0]))
   }
   const rates = samplingRates(words, parts.map((p) => options.sourceWeights[p.name] ?? 1), options.maxTrainingWords)
   return parts.map((p, i) => {
     const keep = Math.min(sampleBuckets, Math.ceil(rates[i] * 1.1 * sampleBuckets))
-    const sampled =
-      keep >= sampleBuckets ? p.sql : `SELECT * FROM (${p.sql}) WHERE text IS NOT NULL AND hash(text) % ${sampleBuckets} < ${keep}`
+    const thinned = keep >= sampleBuckets ? "" : `WHERE text IS NOT NULL AND hash(text) % ${sampleBuckets} < ${keep}`
+    const sql = `SELECT ${p.columns} FROM (${p.rows}) ${thinned} ORDER BY ${p.order}`
     const texts =
       p.name === "cpc titles"
         ? async function* () {
-            const result = await conn.stream(sampled)
+            const result = await conn.stream(sql)
             for await (const rows of result.yieldRowsJs()) {
               for (const [symbol, text] of rows as [string, string | null][]) if (text && !isHeldOutCpcSymbol(symbol)) yield text
             }
           }
-        : column(conn, sampled)
+        : column(conn, sql)
     return { name: p.name, texts: { [Symbol.asyncIterator]: texts } }
   })
 }
