@@ -27,9 +27,11 @@ const countsAt = (coords: Float32Array, grid: Grid, size: number) => {
   return counts
 }
 
-/** Cells whose 3³ block is nearly empty relative to the rest of their 9³ block. */
-export const nearlyEmptyCells = (counts: Float32Array, size: number, options: ArtOptions) => {
-  // Summed-volume table: any box sum in eight lookups.
+/**
+ * Summed-volume table of a size³ grid of counts: the sum over any box of cells, [i0, i1) × [j0, j1)
+ * × [k0, k1), in eight lookups.
+ */
+export const boxSums = (counts: Float32Array, size: number) => {
   const s = size + 1
   const table = new Float64Array(s * s * s)
   for (let i = 1; i <= size; i++)
@@ -40,6 +42,14 @@ export const nearlyEmptyCells = (counts: Float32Array, size: number, options: Ar
           table[((i - 1) * s + j) * s + k] + table[(i * s + j - 1) * s + k] + table[(i * s + j) * s + k - 1] -
           table[((i - 1) * s + j - 1) * s + k] - table[((i - 1) * s + j) * s + k - 1] - table[(i * s + j - 1) * s + k - 1] +
           table[((i - 1) * s + j - 1) * s + k - 1]
+  return (i0: number, i1: number, j0: number, j1: number, k0: number, k1: number) =>
+    table[(i1 * s + j1) * s + k1] - table[(i0 * s + j1) * s + k1] - table[(i1 * s + j0) * s + k1] - table[(i1 * s + j1) * s + k0] +
+    table[(i0 * s + j0) * s + k1] + table[(i0 * s + j1) * s + k0] + table[(i1 * s + j0) * s + k0] - table[(i0 * s + j0) * s + k0]
+}
+
+/** Cells whose 3³ block is nearly empty relative to the rest of their 9³ block. */
+export const nearlyEmptyCells = (counts: Float32Array, size: number, options: ArtOptions) => {
+  const boxSum = boxSums(counts, size)
   // Box bounds (in table coordinates) of half-width 1 and 4 around each index, clipped to the grid.
   const bounds = (h: number) => {
     const lo = new Int32Array(size)
@@ -49,9 +59,6 @@ export const nearlyEmptyCells = (counts: Float32Array, size: number, options: Ar
   }
   const near = bounds(1)
   const far = bounds(4)
-  const boxSum = (i0: number, i1: number, j0: number, j1: number, k0: number, k1: number) =>
-    table[(i1 * s + j1) * s + k1] - table[(i0 * s + j1) * s + k1] - table[(i1 * s + j0) * s + k1] - table[(i1 * s + j1) * s + k0] +
-    table[(i0 * s + j0) * s + k1] + table[(i0 * s + j1) * s + k0] + table[(i1 * s + j0) * s + k0] - table[(i0 * s + j0) * s + k0]
   const sparse = new Uint8Array(size * size * size)
   for (let i = 0; i < size; i++)
     for (let j = 0; j < size; j++)

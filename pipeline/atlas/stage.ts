@@ -3,9 +3,11 @@
  * enclosed by dense art.
  *
  *   1. Void candidates over map/coordinates.parquet: nearly empty balls, judged against the
- *      density of the art around them on a grid pyramid, so they hold at any corpus size (voids.ts).
- *   2. Each candidate is confirmed in the original vector space with the HNSW index (confirm.ts);
- *      projection artefacts are dropped.
+ *      density of the art around them on a grid pyramid, so they hold at any corpus size, on the
+ *      grid sized for the corpus and on finer ones where the art is clumped (voids.ts).
+ *   2. Each candidate is confirmed in the original vector space with the HNSW index (confirm.ts):
+ *      its centre must be less covered, against its border, than the median of up to 200 populated
+ *      places of the same map measured the same way, so projection artefacts are dropped.
  *   3. Each void is described from its bordering art (describe.ts) and scored (opportunity.ts,
  *      where the formula is documented).
  *
@@ -23,7 +25,7 @@ import { mapOutputs } from "../map/outputs.ts"
 import type { OutputHandle } from "../stages/outputs.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString } from "../stages/tables.ts"
-import { confirmVoids, NEIGHBOURS } from "./confirm.ts"
+import { confirmVoids, NEIGHBOURS, vectorCheckMargin } from "./confirm.ts"
 import { type BorderingArt, describeVoid, SUMMARY_SOURCE } from "./describe.ts"
 import { opportunityComponents, opportunityScore, RECENT_YEARS } from "./opportunity.ts"
 import { findVoidCandidates, type VoidSearchOptions } from "./voids.ts"
@@ -80,11 +82,11 @@ export const buildAtlas = async (from: string | Outputs, options: VoidSearchOpti
         p++
       }
     }
-    const { dense, candidates, grid } = findVoidCandidates(coords, options)
-    log(`${candidates.length} void candidates on a ${grid.size}³ grid (and coarser levels) over ${n} points`)
+    const { dense, candidates, references, grid, gridSizes } = findVoidCandidates(coords, options)
+    log(`${candidates.length} void candidates on ${gridSizes.map((g) => `${g}³`).join(", ")} grids (and coarser levels) over ${n} points`)
 
-    // 2. Vector-space confirmation.
-    const borderKeys = [...new Set(candidates.flatMap((c) => c.bordering.map((b) => keys[b.point])))]
+    // 2. Vector-space confirmation, calibrated on populated places of the same map.
+    const borderKeys = [...new Set([...candidates, ...references].flatMap((c) => c.bordering.map((b) => keys[b.point])))]
     const vectorOf = new Map<number, Float32Array>()
     if (borderKeys.length) {
       await conn.run(`CREATE TEMP TABLE wanted AS SELECT unnest([${borderKeys.join(",")}]::INTEGER[]) AS key`)
@@ -105,8 +107,10 @@ export const buildAtlas = async (from: string | Outputs, options: VoidSearchOpti
         return others.length ? 1 - others[Math.min(NEIGHBOURS, others.length) - 1] : 0
       })
     }
-    const confirmed = confirmVoids(candidates, { dims: info.dims, vectorOf: (point) => vectorOf.get(keys[point]), similarityToNearest })
-    log(`${confirmed.length} of ${candidates.length} candidates confirmed in vector space`)
+    const space = { dims: info.dims, vectorOf: (point: number) => vectorOf.get(keys[point]), similarityToNearest }
+    const margin = vectorCheckMargin(references, space)
+    const confirmed = confirmVoids(candidates, space, margin)
+    log(`${confirmed.length} of ${candidates.length} candidates confirmed in vector space (margin ${margin.toFixed(4)} from ${references.length} populated places)`)
 
     // 3. Describe and score.
     const [{ latest }] = await rows(conn, `SELECT coalesce(max(year(filing_date)), 0)::INTEGER AS latest FROM applications`)
@@ -176,7 +180,7 @@ export const buildAtlas = async (from: string | Outputs, options: VoidSearchOpti
     return {
       formula: OPPORTUNITY_FORMULA,
       summarySource: SUMMARY_SOURCE,
-      parameters: { method: VOID_METHOD, points: n, gridSize: grid.size, typicalDensity: dense, latestFilingYear: latest, corpusRecentShare: share, candidates: candidates.length },
+      parameters: { method: VOID_METHOD, points: n, gridSize: grid.size, gridSizes, vectorCheckMargin: Math.round(margin * 10_000) / 10_000, typicalDensity: dense, latestFilingYear: latest, corpusRecentShare: share, candidates: candidates.length },
       count: voids.length,
       voids
     }

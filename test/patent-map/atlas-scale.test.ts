@@ -3,12 +3,13 @@
  * with planted gaps. The fixed grid it replaced found nothing at 1M because its cells filled up;
  * voids judged against the density around them must come out at every size, once each, and a
  * uniformly dense region must show none. Vector-space confirmation runs against a stand-in
- * index over the documents' semantic positions (the synthetic vectors embed them linearly), so
- * the projection artefact, empty on the map only, is dropped as the stage drops it.
+ * index over the documents' semantic positions (the synthetic vectors embed them linearly),
+ * calibrated on populated places as the stage calibrates it, so the projection artefact, empty on
+ * the map only, is dropped as the stage drops it.
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import { seededRandom } from "../../core/random.ts"
-import { confirmVoids, NEIGHBOURS, type VectorSpace } from "../../pipeline/atlas/confirm.ts"
+import { confirmVoids, NEIGHBOURS, vectorCheckMargin, type VectorSpace } from "../../pipeline/atlas/confirm.ts"
 import { buildGrid, nearestPoints } from "../../pipeline/atlas/grid.ts"
 import { findVoidCandidates, type VoidCandidate } from "../../pipeline/atlas/voids.ts"
 import { ARTEFACT_HOLE, DENSE_CLUSTERS, PLANTED_VOIDS, syntheticPositions } from "./synthetic-space.ts"
@@ -42,8 +43,10 @@ describe.each([100_000, 1_000_000])("void finder on %i synthetic points", (point
   let voids: ReadonlyArray<VoidCandidate>
   beforeAll(() => {
     const { coords, semantic } = syntheticPositions(points)
-    candidates = findVoidCandidates(coords).candidates
-    voids = confirmVoids(candidates, semanticSpace(semantic)).map((v) => v.candidate)
+    const search = findVoidCandidates(coords)
+    candidates = search.candidates
+    const space = semanticSpace(semantic)
+    voids = confirmVoids(candidates, space, vectorCheckMargin(search.references, space)).map((v) => v.candidate)
   })
 
   it("finds every planted gap once, centred inside it and nearly as wide", () => {
@@ -90,5 +93,38 @@ describe("void finder on a uniformly dense space", () => {
     expect(distance(found[0].position, centre)).toBeLessThan(0.6)
     expect(found[0].radius).toBeGreaterThan(0.6)
     expect(found[0].strays).toBeGreaterThan(0)
+  })
+})
+
+describe("void finder on clumped art", () => {
+  // Most documents packed in one small cube inside a sparse background, as a map's clusters are:
+  // a gap inside the clump is narrower than a cell of the grid sized for the whole corpus, yet
+  // holds dozens of documents' worth of the clump's density.
+  const random = seededRandom(13)
+  // 54k documents in a cube of side 2, 6k spread over a box of side 10: the corpus-sized grid's
+  // cells (about 0.19 wide) are too wide for any to fit inside the hole.
+  const hole = { centre: [5, 5, 5], radius: 0.16 }
+  const coords = new Float32Array(60_000 * 3)
+  for (let p = 0; p < 60_000; ) {
+    const q = p < 6_000 ? [random() * 10, random() * 10, random() * 10] : [4 + random() * 2, 4 + random() * 2, 4 + random() * 2]
+    if (distance(q, hole.centre) < hole.radius) continue
+    coords.set(q, p++ * 3)
+  }
+
+  it("finds a gap inside dense art on the finer grids the clump calls for", () => {
+    const search = findVoidCandidates(coords)
+    expect(search.gridSizes.length).toBeGreaterThan(1)
+    const found = search.candidates.filter((c) => distance(c.position, hole.centre) < hole.radius)
+    expect(found).toHaveLength(1)
+    expect(found[0].radius).toBeGreaterThan(hole.radius * 0.6)
+    expect(found[0].gridSize).toBeGreaterThan(search.gridSizes[0])
+    // The grid sized for the corpus alone cannot see it.
+    const coarse = findVoidCandidates(coords, { gridSizes: [search.gridSizes[0]] })
+    expect(coarse.candidates.filter((c) => distance(c.position, hole.centre) < hole.radius)).toEqual([])
+  })
+
+  it("reports no chance gap among the clump's evenly spread documents", () => {
+    const inside = (c: VoidCandidate) => c.position.every((v) => v > 4.2 && v < 5.8) && distance(c.position, hole.centre) >= hole.radius
+    expect(findVoidCandidates(coords).candidates.filter(inside)).toEqual([])
   })
 })

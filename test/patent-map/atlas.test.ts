@@ -49,6 +49,12 @@ describe("atlas stage on a synthetic space", () => {
       expect(v.exemplars[0].distance).toBeCloseTo(v.radius, 3)
       expect(v.assignees.length).toBeGreaterThan(0)
       expect(v.summary).toContain("Synthetic art")
+      // Confirmed: the centre less covered, against its border, than the calibration's populated places.
+      expect(v.vectorCheck.centreSimilarity - v.vectorCheck.borderSimilarity).toBeLessThan(atlas.parameters.vectorCheckMargin)
+    }
+    // The planted voids are empty in vector space too: their centres are less covered than their borders.
+    for (const planted of PLANTED_VOIDS) {
+      const [v] = atlas.voids.filter((x) => distance(x.position, planted.centre) < planted.radius / 2)
       expect(v.vectorCheck.centreSimilarity).toBeLessThan(v.vectorCheck.borderSimilarity)
     }
   })

@@ -244,7 +244,8 @@ describe("GET /patent-map/whitespace", () => {
     expect(r.status).toBe(200)
     expect(r.headers.get("cache-control")).toBe("private, max-age=1800")
     expect(r.json.count).toBe(r.json.voids.length)
-    expect(r.json.total).toBe(r.json.count)
+    // `count` is what the default limit (100) lets through of the `total` matches.
+    expect(r.json.count).toBe(Math.min(r.json.total, 100))
     expect(r.json.count).toBeGreaterThan(0)
     expect(isDescending(r.json.voids.map((x: any) => x.opportunity))).toBe(true)
     for (const x of r.json.voids) {
