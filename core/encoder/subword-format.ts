@@ -3,7 +3,7 @@
  * the reader (hub) without either loading the other's dependencies.
  *
  * An encoder folder holds
- *   model.onnx      the embedding-bag graph with the trained input matrix (subword-encoder-onnx.ts)
+ *   model.onnx      the embedding-bag graph with the trained input matrix (subword-onnx.ts)
  *   tokenizer.json  SubwordEncoderSettings (kind "patent-subword"): how text becomes rows and weights
  *   vocab.json      the trainer's dictionary (words in row order and their corpus counts)
  *   training.json   what it was trained on, how long it took
@@ -11,9 +11,16 @@
 
 export const subwordEncoderFiles = { model: "model.onnx", vocabulary: "vocab.json", settings: "tokenizer.json" } as const
 
-/** The ONNX graph's tensors. */
-export const subwordInputNames = { rows: "piece_rows", pieceWeights: "piece_weights", wordWeights: "word_weights" } as const
-export const subwordOutputNames = { sentence: "sentence_embedding", tokens: "token_embeddings" } as const
+/** The ONNX graph's tensors: a batch of words in, each word's vectors out (subword-onnx.ts). */
+export const subwordInputNames = { rows: "word_piece_rows", pieceWeights: "word_piece_weights" } as const
+export const subwordOutputNames = { tokens: "token_embeddings", specific: "specific_embeddings" } as const
+
+/**
+ * The graph of folders written before the per-word one: whole texts in, padded to
+ * [batch, words, pieces], pooled inside the graph. Such folders are re-exported at load
+ * (subword-encoder.ts).
+ */
+export const legacySubwordInputNames = { rows: "piece_rows", pieceWeights: "piece_weights", wordWeights: "word_weights" } as const
 
 /** tokenizer.json of a subword encoder folder. */
 export interface SubwordEncoderSettings {

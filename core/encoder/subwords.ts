@@ -9,18 +9,16 @@
  * - n-grams of "<word>" of minn … maxn code points, hashed with 32-bit FNV-1a over the UTF-8
  *   bytes (each byte sign-extended, as fastText's `uint32_t(int8_t(c))`), row nwords + h mod bucket.
  *
- * A word's vector is the mean of its rows (fastText's getWordVector); a text's vector is the
- * SIF-weighted sum of its unit word vectors (subword-encoder-onnx.ts does that in the graph).
+ * A word's vector is the mean of its rows (fastText's getWordVector; subword-onnx.ts computes it
+ * in the graph); a text's vector is the SIF-weighted sum of its unit word vectors less their
+ * common component (subword-encoder.ts pools it).
  */
 import type { SubwordEncoderSettings } from "./subword-format.ts"
 
-const nonWord = /[^\p{L}\p{N}]+/gu
+const wordRun = /[\p{L}\p{N}]+/gu
 
-/** The words of a text as the trainer saw them. */
-export const subwordTokens = (text: string): string[] => {
-  const folded = text.normalize("NFKC").toLowerCase().replace(nonWord, " ").trim()
-  return folded ? folded.split(" ") : []
-}
+/** The words of a text as the trainer saw them: its runs of letters and digits, after folding. */
+export const subwordTokens = (text: string): string[] => text.normalize("NFKC").toLowerCase().match(wordRun) ?? []
 
 /** One line of training text: the words joined by single spaces. */
 export const trainingLine = (text: string): string => subwordTokens(text).join(" ")
@@ -100,13 +98,18 @@ export interface SubwordFeatures {
   readonly weights: Float32Array
 }
 
-export const featurizeSubwordText = (text: string, settings: SubwordEncoderSettings, dictionary: SubwordDictionary): SubwordFeatures => {
+/** The distinct words of a text, in order of first occurrence, with how often each occurs. */
+export const wordOccurrences = (text: string): Map<string, number> => {
   const occurrences = new Map<string, number>()
   for (const w of subwordTokens(text)) occurrences.set(w, (occurrences.get(w) ?? 0) + 1)
+  return occurrences
+}
+
+export const featurizeSubwordText = (text: string, settings: SubwordEncoderSettings, dictionary: SubwordDictionary): SubwordFeatures => {
   const words: string[] = []
   const rows: number[][] = []
   const weights: number[] = []
-  for (const [word, tf] of occurrences) {
+  for (const [word, tf] of wordOccurrences(text)) {
     const r = wordRows(word, settings, dictionary)
     if (r.length === 0) continue
     words.push(word)

@@ -1,13 +1,16 @@
 import onnxProto from "onnx-proto"
+import ort from "onnxruntime-node"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { SubwordTextEncoder } from "../../core/encoder/subword-encoder.ts"
-import { fastTextHash, ngramRows, subwordTokens, wordRows } from "../../core/encoder/subwords.ts"
+import { subwordInputNames } from "../../core/encoder/subword-format.ts"
+import { fastTextHash, featurizeSubwordText, ngramRows, subwordTokens, wordRows } from "../../core/encoder/subwords.ts"
 import { saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
 import { projectSubwordText, samplingRates, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
+import { buildLegacySubwordEncoderModel, runLegacySubwordGraph } from "./legacy-subword-graph.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
 
 const { onnx } = onnxProto
@@ -153,6 +156,103 @@ describe("subword encoder trained on the sample corpus", () => {
       "vehicle seat with adjustable headrest"
     ])
     expect(dot(etch1, etch2)).toBeGreaterThan(dot(etch1, car))
+  })
+})
+
+describe("each distinct word computed once", () => {
+  const repetitive = [
+    "the wafer the wafer the wafer is etched, the wafer is cleaned",
+    abstracts[0],
+    `${abstracts[0]} ${abstracts[0]}`,
+    titles[3],
+    abstracts[0],
+    "x",
+    "",
+    `${titles[3]} zyxqolophonic ${titles[3]} zyxqolophonic`,
+    abstracts[7]
+  ]
+
+  it("a batch whose texts share and repeat words gives each text the very vector it gets alone, from a cold or a warm cache, on one thread or more", async () => {
+    const [together, oneByOne] = await Promise.all([loadTextEncoder(path.join(dir, "encoder")), loadTextEncoder(path.join(dir, "encoder"), { threads: 1 })])
+    try {
+      const batch = await together.encode(repetitive)
+      for (const [i, text] of repetitive.entries()) {
+        const [alone] = await oneByOne.encode([text])
+        const [warm] = await encoder.encode([text])
+        expect(maxAbsDiff(batch[i], alone)).toBe(0)
+        expect(maxAbsDiff(batch[i], warm)).toBe(0)
+      }
+      // A text written twice over has the same direction as the text once.
+      expect(maxAbsDiff(batch[1], batch[2])).toBeLessThan(1e-6)
+    } finally {
+      await Promise.all([together.close(), oneByOne.close()])
+    }
+  })
+
+  it("token vectors of repeated words: one per distinct word, weighted by its occurrences", async () => {
+    const [t] = await encoder.encodeTokensBatch([repetitive[0]])
+    const f = featurizeSubwordText(repetitive[0], model.settings, model.dictionary)
+    expect(t.tokens).toEqual(["the", "wafer", "is", "etched", "cleaned"])
+    expect(Array.from(t.weights)).toEqual(Array.from(f.weights))
+    for (const [w, word] of t.tokens.entries()) expect(maxAbsDiff(t.vectors[w], unit(model.trainerWordVector(word)))).toBeLessThan(1e-5)
+  })
+
+  it("the exported graph takes words, not texts", async () => {
+    const proto = onnx.ModelProto.decode(await fs.readFile(path.join(dir, "encoder", "model.onnx")))
+    expect(proto.graph!.input!.map((i) => i.name)).toEqual(Object.values(subwordInputNames))
+  })
+})
+
+describe("a folder written before the per-word graph", () => {
+  let legacyFolder: string
+  let legacy: PatentTextEncoder
+  let legacyGraph: ort.InferenceSession
+  const texts = [...abstracts.slice(0, 12), ...titles.slice(0, 12), "a zyxqolophonic gadget", "semiconductor semiconductor wafer", ""]
+
+  beforeAll(async () => {
+    legacyFolder = path.join(dir, "legacy", "encoder")
+    await fs.mkdir(legacyFolder, { recursive: true })
+    for (const file of ["tokenizer.json", "vocab.json"]) await fs.copyFile(path.join(dir, "encoder", file), path.join(legacyFolder, file))
+    const d = model.settings.dimensions
+    const table = new Float32Array(model.inputMatrix.length + d)
+    table.set(model.inputMatrix, d)
+    await fs.writeFile(path.join(legacyFolder, "model.onnx"), buildLegacySubwordEncoderModel(table, table.length / d, d, model.commonComponent, { kind: "patent-subword" }))
+    legacy = await loadTextEncoder(legacyFolder)
+    legacyGraph = await ort.InferenceSession.create(path.join(legacyFolder, "model.onnx"))
+  })
+
+  afterAll(async () => {
+    await Promise.allSettled([legacy?.close(), legacyGraph?.release()])
+  })
+
+  it("loads, and encodes as its own graph did (within 1e-6) and as the trainer does (within 1e-5)", async () => {
+    expect(legacy).toBeInstanceOf(SubwordTextEncoder)
+    const vectors = await legacy.encode(texts)
+    const before = await runLegacySubwordGraph(legacyGraph, texts.map((t) => featurizeSubwordText(t, model.settings, model.dictionary)))
+    for (const [i, text] of texts.entries()) {
+      expect(maxAbsDiff(vectors[i], before[i].vector)).toBeLessThan(1e-6)
+      expect(maxAbsDiff(vectors[i], projectSubwordText(model, text))).toBeLessThan(1e-5)
+    }
+    expect(norm(vectors[texts.length - 1])).toBe(0)
+  })
+
+  it("gives the very vectors and token vectors a folder exported today gives", async () => {
+    const [old, today] = await Promise.all([legacy.encode(texts), encoder.encode(texts)])
+    for (const i of texts.keys()) expect(maxAbsDiff(old[i], today[i])).toBe(0)
+    const [oldTokens, todayTokens] = await Promise.all([legacy.encodeTokensBatch(texts.slice(0, 3)), encoder.encodeTokensBatch(texts.slice(0, 3))])
+    const before = await runLegacySubwordGraph(legacyGraph, texts.slice(0, 3).map((t) => featurizeSubwordText(t, model.settings, model.dictionary)))
+    for (const [i, t] of oldTokens.entries()) {
+      expect(t.tokens).toEqual(todayTokens[i].tokens)
+      for (const [w, v] of t.vectors.entries()) {
+        expect(maxAbsDiff(v, todayTokens[i].vectors[w])).toBe(0)
+        expect(maxAbsDiff(v, before[i].tokens[w])).toBeLessThan(1e-6)
+      }
+    }
+  })
+
+  it("is left as written: the re-export happens in memory", async () => {
+    const proto = onnx.ModelProto.decode(await fs.readFile(path.join(legacyFolder, "model.onnx")))
+    expect(proto.graph!.input!.map((i) => i.name)).toEqual(["piece_rows", "piece_weights", "word_weights"])
   })
 })
 
