@@ -17,9 +17,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { writeLabels } from "../core/index/labels.ts"
-import { seededRandom } from "../core/random.ts"
 import { indexForBuild, type IndexOutcome } from "../pipeline/embed/nightly-index.ts"
 import { silentProgress } from "../pipeline/stages/progress.ts"
+import { clusteredUnitVectors } from "../test/support/clustered-vectors.ts"
 import { printTable, writeResult } from "./report.ts"
 
 const { values } = parseArgs({
@@ -32,20 +32,7 @@ const DIMS = 256
 const NEW_SHARE = 0.0014
 const GONE_SHARE = 0.0002
 
-const clustered = (n: number, seed: number) => {
-  const rnd = seededRandom(seed)
-  const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd())
-  const centres = Array.from({ length: 2000 }, () => Float32Array.from({ length: DIMS }, gauss))
-  const m = new Float32Array(n * DIMS)
-  for (let i = 0; i < n; i++) {
-    const c = centres[Math.floor(rnd() * centres.length)]!
-    let norm = 0
-    for (let d = 0; d < DIMS; d++) norm += (m[i * DIMS + d] = c[d]! + 0.8 * gauss()) ** 2
-    norm = Math.sqrt(norm)
-    for (let d = 0; d < DIMS; d++) m[i * DIMS + d]! /= norm
-  }
-  return m
-}
+const clustered = (n: number, seed: number) => clusteredUnitVectors(n, DIMS, { seed, topics: 2000 })
 
 const timed = async <A>(f: () => Promise<A>) => {
   const t0 = performance.now()

@@ -163,7 +163,7 @@ export const viewIndex = (file: string, dims: number, quantization: Quantization
   if (quantization === "b1" && !info.codes) throw new Error(`${path.join(dir, "index.json")} records no binary codes for a b1 index`)
   const width = info.codes ? binaryCoder(info.codes).bits : dims
   const raw = viewRawIndex(file, width, quantization, info.connectivity ?? HNSW_CONNECTIVITY)
-  // An extended graph holds the rows' labels, and may still count removed ones in its size.
+  // The rows of vectors.f32 (an extended graph's labels are not rows; versions without a count are not extended).
   const count = info.count ?? raw.size()
   const labels = readLabels(dir, count)
   return new ServedIndex(raw, info, fileVectors(path.join(dir, VECTOR_FILE), dims, count), labels && rowsOfLabels(labels))

@@ -27,16 +27,12 @@ export const readLabels = (indexDir: string, rows: number): Uint32Array | undefi
     throw e
   }
   if (bytes.byteLength !== rows * 4) throw new Error(`${file} holds ${bytes.byteLength / 4} labels for ${rows} rows`)
-  const labels = new Uint32Array(rows)
-  for (let r = 0; r < rows; r++) labels[r] = bytes.readUInt32LE(r * 4)
-  return labels
+  // The file's bytes as they are (little-endian, as every platform Node runs the pipeline on; vectors.f32 relies on it too).
+  return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
 }
 
-export const writeLabels = (indexDir: string, labels: Uint32Array) => {
-  const bytes = Buffer.alloc(labels.length * 4)
-  for (let r = 0; r < labels.length; r++) bytes.writeUInt32LE(labels[r]!, r * 4)
-  fs.writeFileSync(path.join(indexDir, LABEL_FILE), bytes)
-}
+export const writeLabels = (indexDir: string, labels: Uint32Array) =>
+  fs.writeFileSync(path.join(indexDir, LABEL_FILE), new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength))
 
 /** The inverse of `labels` (rows whose label the graph no longer holds map to −1). */
 export const rowsOfLabels = (labels: Uint32Array): RowsOfLabels => {

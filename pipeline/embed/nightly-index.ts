@@ -66,9 +66,8 @@ export const indexForBuild = async (
   if (!earlier) return fresh(earlierDir ? "the earlier version has no graph to extend" : "no earlier version")
   const rows = earlier.info.count!
   const takenOver = new Uint8Array(rows)
-  let taken = 0
-  for (let r = 0; r < n; r++) if (origin[r]! >= 0) (takenOver[origin[r]!] = 1), taken++
-  if (taken === 0) return fresh("no vector taken over")
+  for (let r = 0; r < n; r++) if (origin[r]! >= 0) takenOver[origin[r]!] = 1
+  if (!origin.some((o) => o >= 0)) return fresh("no vector taken over")
   const labelOf = (earlierRow: number) => earlier.labels?.[earlierRow] ?? earlierRow
   let next = 0
   for (let r = 0; r < rows; r++) next = Math.max(next, labelOf(r) + 1)
@@ -78,7 +77,10 @@ export const indexForBuild = async (
   const added: Array<number> = []
   for (let r = 0; r < n; r++) {
     if (origin[r]! >= 0) labels[r] = labelOf(origin[r]!)
-    else (labels[r] = next++), added.push(r)
+    else {
+      labels[r] = next++
+      added.push(r)
+    }
   }
   const removedSinceBuild = (earlier.info.removedSinceBuild ?? 0) + removed.length
   if (removedSinceBuild > limit * n) return fresh(`${removedSinceBuild} rows removed since the last full build, over ${limit} of ${n}`)

@@ -11,25 +11,15 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exactSearch, type Matches, viewIndex } from "../../core/index/hnsw.ts"
 import { LABEL_FILE, writeLabels } from "../../core/index/labels.ts"
-import { normalizeRows, VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
-import { seededRandom } from "../../core/random.ts"
+import { VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
 import { buildIndex } from "../../pipeline/embed/build-index.ts"
 import { indexForBuild, type IndexOutcome } from "../../pipeline/embed/nightly-index.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
+import { clusteredUnitVectors } from "../support/clustered-vectors.ts"
 
 const DIMS = 64
 
-const clustered = (n: number, seed: number) => {
-  const rnd = seededRandom(seed)
-  const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd())
-  const centres = Array.from({ length: 60 }, () => Float32Array.from({ length: DIMS }, gauss))
-  const m = new Float32Array(n * DIMS)
-  for (let i = 0; i < n; i++) {
-    const c = centres[Math.floor(rnd() * centres.length)]!
-    for (let d = 0; d < DIMS; d++) m[i * DIMS + d] = c[d]! + 0.8 * gauss()
-  }
-  return normalizeRows(m, DIMS)
-}
+const clustered = (n: number, seed: number) => clusteredUnitVectors(n, DIMS, { seed, topics: 60 })
 
 /** Rows of a build, each either an earlier row (taken over) or a new vector. */
 type Row = { readonly earlier: number } | { readonly fresh: Float32Array }
