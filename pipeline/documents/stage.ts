@@ -7,7 +7,7 @@
  *   stored_docs.parquet  app_num, offset, length
  *   .fingerprints/       per-application fingerprints (the stage's own state, for nightly builds)
  */
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { Effect } from "effect"
 import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
@@ -16,6 +16,7 @@ import { encodeStoredDocument, STORED_DIR, STORED_FILE, STORED_TABLE } from "../
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { changedKeys, type EarlierListing, mergeRecords } from "../stages/take-over.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 
 const write = (out: NodeJS.WritableStream, buf: Buffer) =>
   new Promise<void>((resolve) => (out.write(buf) ? resolve() : out.once("drain", () => resolve())))
@@ -40,16 +41,19 @@ async function* documentsOf(src: DuckDBConnection, only: string | undefined, tic
 }
 
 /** An earlier version's stored documents in application order, when it has them and their fingerprints. */
-const earlierDocuments = async (dir: string): Promise<(EarlierListing & { fingerprints: string }) | undefined> => {
+const earlierDocuments = async (dir: string, workDir: string): Promise<(EarlierListing & { fingerprints: string }) | undefined> => {
   const files = { data: path.join(dir, STORED_DIR, STORED_FILE), index: path.join(dir, STORED_DIR, `${STORED_TABLE}.parquet`), fingerprints: path.join(dir, FINGERPRINTS) }
   if (!(await Promise.all(Object.values(files).map((f) => fs.access(f).then(() => true, () => false)))).every(Boolean)) return undefined
   return {
     data: files.data,
     fingerprints: files.fingerprints,
     // Streamed in application order (ten million offsets need not be held at once), on a database
-    // of its own: the fresh documents stream from the build's connection at the same time.
+    // of its own: the fresh documents stream from the build's connection at the same time. It has
+    // a quarter of the stage's memory (the tables' database half, the index's a quarter) and
+    // spills into the version being built, never into the earlier one.
     records: async function* () {
-      const db = await DuckDBInstance.create(":memory:")
+      const spillDir = spillDirOf(workDir, "documents-earlier")
+      const db = await openStageDatabase({ spillDir, memoryLimit: stageMemoryLimit(1 / 4) })
       const conn = await db.connect()
       try {
         const result = await conn.stream(`SELECT app_num, "offset", length FROM read_parquet(${sqlString(files.index)}) ORDER BY app_num`)
@@ -58,7 +62,7 @@ const earlierDocuments = async (dir: string): Promise<(EarlierListing & { finger
         }
       } finally {
         conn.closeSync()
-        db.closeSync()
+        await closeStageDatabase(db, spillDir)
       }
     }
   }
@@ -74,7 +78,9 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
   const dir = path.join(workDir, STORED_DIR)
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(path.join(dir, path.dirname(path.relative(STORED_DIR, FINGERPRINTS))), { recursive: true })
-  const staging = await DuckDBInstance.create(":memory:")
+  // The index of what is written (three small columns per application): a quarter of the stage's memory.
+  const spillDir = spillDirOf(workDir, "documents")
+  const staging = await openStageDatabase({ spillDir, memoryLimit: stageMemoryLimit(1 / 4) })
   const conn = await staging.connect()
   const out = createWriteStream(path.join(dir, STORED_FILE))
   let stored = 0
@@ -96,7 +102,7 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
     }
     await withTables(workDir, async (src) => {
       await src.run(`CREATE TEMP TABLE _fingerprints AS SELECT s.k, hash(list(hash(s) ORDER BY hash(s))) AS h FROM (${DOCUMENT_ROWS}) AS s GROUP BY s.k`)
-      const earlier = earlierDir ? await earlierDocuments(earlierDir) : undefined
+      const earlier = earlierDir ? await earlierDocuments(earlierDir, workDir) : undefined
       if (earlier) {
         const dropped = await changedKeys(src, earlier.fingerprints, "_fingerprints", "_fresh")
         const takenOver = await mergeRecords(earlier, dropped, documentsOf(src, "_fresh", tick), writer)
@@ -105,7 +111,7 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
         for await (const d of documentsOf(src, undefined, tick)) await writer.addBytes(d.key, d.bytes)
       }
       await src.run(`COPY (SELECT k, h FROM _fingerprints ORDER BY k) TO ${sqlString(path.join(workDir, FINGERPRINTS))} (FORMAT parquet, COMPRESSION zstd)`)
-    })
+    }, { memoryLimit: stageMemoryLimit(1 / 2) })
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())))
     index.flushSync()
     index.closeSync()
@@ -113,7 +119,7 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
   } finally {
     out.destroy()
     conn.closeSync()
-    staging.closeSync()
+    await closeStageDatabase(staging, spillDir)
   }
   return { outputs: [`${STORED_DIR}/${STORED_FILE}`, `${STORED_DIR}/${STORED_TABLE}.parquet`, FINGERPRINTS], rowCounts: { [STORED_TABLE]: stored }, notes }
 }

@@ -25,7 +25,7 @@
  * embed-coordinator.ts); their vectors come back through BUILD_STORE and are placed exactly where
  * this process's own encoding puts them, in the order the batches were sent.
  */
-import { ARRAY, DuckDBArrayValue, DuckDBDataChunk, DuckDBInstance, FLOAT, INTEGER, VARCHAR } from "@duckdb/node-api"
+import { ARRAY, DuckDBArrayValue, DuckDBDataChunk, FLOAT, INTEGER, VARCHAR } from "@duckdb/node-api"
 import { Cause, ConfigError, Effect, Exit, Option, Runtime } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -40,6 +40,7 @@ import { embedQueueName } from "../distributed/jobs.ts"
 import { type BuildQueueSettings, buildQueueSettings } from "../distributed/settings.ts"
 import { type Stage, type StageContext, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 import { encoderModel } from "../encoder/save.ts"
 import { embedOutputs } from "./outputs.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
@@ -120,7 +121,9 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   const vectorsFile = path.join(ctx.workDir, embedOutputs.vectors.path)
   // Vectors are staged in a DuckDB file, then written once to Parquet.
   const stagingFile = path.join(dir, ".vectors.duckdb")
-  const db = await DuckDBInstance.create(stagingFile)
+  // Open together with the tables' database while texts are read: half the stage's memory each.
+  const spillDir = spillDirOf(ctx.workDir, "embed")
+  const db = await openStageDatabase({ file: stagingFile, spillDir, memoryLimit: stageMemoryLimit(1 / 2) })
   const out = await db.connect()
   // A fixed-size FLOAT[dims] column appended a chunk at a time: rows as one list value per cell
   // (appendList) cost 80% more CPU than the encoding itself, and the COPY scanned lists slower.
@@ -227,7 +230,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
       }
       await flush()
       while (sent.length > 0) await place(sent.shift()!)
-    })
+    }, { memoryLimit: stageMemoryLimit(1 / 2) })
     appender.flushSync()
     appender.closeSync()
     reusedAppender.flushSync()
@@ -239,7 +242,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM (SELECT * FROM v ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
   } finally {
     out.closeSync()
-    db.closeSync()
+    await closeStageDatabase(db, spillDir)
     await earlier?.rows.close()
     await fs.rm(stagingFile, { force: true })
     await fs.rm(`${stagingFile}.wal`, { force: true })

@@ -9,13 +9,14 @@
  *
  * Every table is written ordered by its key so builds are reproducible.
  */
-import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import { emptyRawDdl } from "./staging.ts"
+import { openStageDatabase } from "../stages/duckdb.ts"
 const prio = (col = "source") => `CASE ${col}
   WHEN 'uspto-grant-xml' THEN 1 WHEN 'ppubs-fulltext' THEN 2 WHEN 'uspto-app-xml' THEN 3
   WHEN 'ppubs-biblio' THEN 4 WHEN 'peds-st96' THEN 5 WHEN 'peds-search' THEN 6 ELSE 9 END`
@@ -343,11 +344,10 @@ export const mergePartitions = async (
   await fs.rm(stagingDir, { recursive: true, force: true })
   await fs.mkdir(stagingDir, { recursive: true })
   await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
-  const db = await DuckDBInstance.create(":memory:", {
-    threads: String(os.availableParallelism()),
-    memory_limit: options.memoryLimit ?? MERGE_MEMORY_LIMIT,
-    temp_directory: path.join(stagingDir, "merge.spill"),
-    preserve_insertion_order: "false"
+  const db = await openStageDatabase({
+    spillDir: path.join(stagingDir, "merge.spill"),
+    memoryLimit: options.memoryLimit ?? MERGE_MEMORY_LIMIT,
+    preserveInsertionOrder: false
   })
   const conn = await db.connect()
   try {

@@ -12,7 +12,6 @@
  *   postings.bin     per term, ascending doc: uint32 doc ids, then float32 impacts (same length)
  *   lexical.json     N, avg length, k1, b, tokenizer settings
  */
-import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
@@ -20,6 +19,7 @@ import * as path from "node:path"
 import { defaultPatentTokenizerSettings, tokenizePatentText } from "../../core/text/tokenize.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
@@ -38,7 +38,9 @@ export const lexicalStage: Stage = {
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })
       const stagingFile = path.join(dir, ".postings.duckdb")
-      const db = await DuckDBInstance.create(stagingFile)
+      // Half the stage's memory while the tables' database is open beside it; all of it after.
+      const spillDir = spillDirOf(ctx.workDir, "lexical")
+      const db = await openStageDatabase({ file: stagingFile, spillDir, memoryLimit: stageMemoryLimit(1 / 2) })
       const conn = await db.connect()
       try {
         await conn.run(`CREATE TABLE docs (doc INTEGER, app_num VARCHAR, len INTEGER)`)
@@ -73,7 +75,8 @@ export const lexicalStage: Stage = {
             }
             ctx.progress.tick(rows.length, "documents")
           }
-        })
+        }, { memoryLimit: stageMemoryLimit(1 / 2) })
+        await conn.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
         docs.flushSync()
         docs.closeSync()
         tfs.flushSync()
@@ -129,7 +132,7 @@ export const lexicalStage: Stage = {
         }
       } finally {
         conn.closeSync()
-        db.closeSync()
+        await closeStageDatabase(db, spillDir)
         await fs.rm(stagingFile, { force: true })
         await fs.rm(`${stagingFile}.wal`, { force: true })
       }

@@ -13,7 +13,7 @@
  *
  * Outputs: map/coordinates.parquet (key, app_num, x, y, z, fitted), map/frame.json, map/frame.f32
  */
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { Config, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -28,6 +28,7 @@ import { embedOutputs } from "../embed/outputs.ts"
 import { mapOutputs } from "./outputs.ts"
 import { type Frame, readFrame, writeFrame } from "./frame.ts"
 import { sqlString } from "../stages/tables.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 
 export const MAP_SAMPLE = 3000
 /** How many applications UMAP is fitted on (the frame); smaller only to test placement on small corpora. */
@@ -114,7 +115,8 @@ export const mapStage: Stage = {
     Effect.flatMap(Effect.all([EncoderPin, MapSample]), ([pin, mapSample]) => stagePromise(async (): Promise<StageResult> => {
       const info = JSON.parse(await fs.readFile(ctx.outputOf(embedOutputs.info), "utf8")) as { dims: number; count: number }
       const dims = info.dims
-      const db = await DuckDBInstance.create(":memory:")
+      const spillDir = spillDirOf(ctx.workDir, "map")
+      const db = await openStageDatabase({ spillDir })
       const conn = await db.connect()
       try {
         const parquet = sqlString(ctx.outputOf(embedOutputs.vectors))
@@ -220,7 +222,7 @@ export const mapStage: Stage = {
         }
       } finally {
         conn.closeSync()
-        db.closeSync()
+        await closeStageDatabase(db, spillDir)
       }
     }))
 }

@@ -7,10 +7,9 @@
  * Rows are streamed from DuckDB in key order and grouped in JavaScript, so memory stays bounded
  * by one key's rows plus the index arrays (about 20 bytes per key).
  */
-import { DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
 import * as path from "node:path"
 import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { RecordFileKind, SERVING_DIR } from "../../core/serving/records.ts"
@@ -19,6 +18,7 @@ import { type RecordSpec, recordSpecs } from "./specs.ts"
 import { changedKeys, mergeRecords } from "../stages/take-over.ts"
 import { earlierRecords, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
 
@@ -93,10 +93,8 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
 export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string): Promise<StageResult> => {
   // A spec skipped for a missing table must not leave an earlier file of that name behind.
   await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
-  const db = await DuckDBInstance.create(":memory:", {
-    threads: String(Math.max(1, os.availableParallelism())),
-    temp_directory: path.join(workDir, ".serving-tmp")
-  })
+  const spillDir = spillDirOf(workDir, "serving")
+  const db = await openStageDatabase({ spillDir })
   const conn = await db.connect()
   const outputs: string[] = []
   const rowCounts: Record<string, number> = {}
@@ -121,8 +119,7 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
     }
   } finally {
     conn.closeSync()
-    db.closeSync()
-    await fs.rm(path.join(workDir, ".serving-tmp"), { recursive: true, force: true })
+    await closeStageDatabase(db, spillDir)
   }
   return { outputs, rowCounts, notes }
 }

@@ -2,14 +2,22 @@
  * Reading earlier stages' Parquet tables from a stage: an in-memory DuckDB with one view per
  * table of the version being built.
  */
-import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
+import { randomUUID } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf } from "./duckdb.ts"
 
-
-export const withTables = async <A>(workDir: string, f: (conn: DuckDBConnection) => Promise<A>): Promise<A> => {
-  const db = await DuckDBInstance.create(":memory:")
+/**
+ * `memoryLimit`: the stage's whole DuckDB memory by default; a stage holding another database open
+ * meanwhile gives each a share (stageMemoryLimit).
+ */
+export const withTables = async <A>(workDir: string, f: (conn: DuckDBConnection) => Promise<A>, options: { readonly memoryLimit?: string } = {}): Promise<A> => {
+  // A folder per call: stages (and tests over one version) open several at once, and two
+  // databases spilling into one folder would write the same file names.
+  const spillDir = spillDirOf(workDir, `tables-${randomUUID().slice(0, 8)}`)
+  const db = await openStageDatabase({ spillDir, memoryLimit: options.memoryLimit })
   const conn = await db.connect()
   try {
     const dir = path.join(workDir, "tables")
@@ -19,7 +27,7 @@ export const withTables = async <A>(workDir: string, f: (conn: DuckDBConnection)
     return await f(conn)
   } finally {
     conn.closeSync()
-    db.closeSync()
+    await closeStageDatabase(db, spillDir)
   }
 }
 
