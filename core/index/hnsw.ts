@@ -67,13 +67,29 @@ export class ServedIndex {
     return new ServedIndex(this.raw, this.info, residentVectors(matrix, this.info.dims), this.labels)
   }
 
-  /** The graph's candidates for a (coded) query, keyed by row. */
-  private candidates(coded: Float32Array, count: number, threads: number): Matches {
-    const found = this.raw.search(coded, count, threads)
+  /** The graph's candidates as labels come back from it, keyed by row. */
+  private rowsOf(found: Matches): Matches {
     if (!this.labels) return found
     const keep = Array.from(found.keys, (label) => this.labels!.rowOf(Number(label)))
     const live = keep.flatMap((row, i) => (row >= 0 ? [i] : []))
     return { keys: BigUint64Array.from(live, (i) => BigInt(keep[i]!)), distances: Float32Array.from(live, (i) => found.distances[i]!) }
+  }
+
+  /** The graph's candidates for a (coded) query, keyed by row. */
+  private candidates(coded: Float32Array, count: number, threads: number): Matches {
+    return this.rowsOf(this.raw.search(coded, count, threads))
+  }
+
+  /**
+   * The graph's candidates for several (coded) queries in one call, which usearch spreads over
+   * `threads` (0: all cores); each query's candidates are those a search of it alone finds.
+   */
+  private candidatesOfMany(coded: Float32Array, n: number, count: number, threads: number): Matches[] {
+    const found = this.raw.search(coded, count, threads) as unknown as Matches & { counts: BigUint64Array }
+    return Array.from({ length: n }, (_, q) => {
+      const filled = Number(found.counts[q])
+      return this.rowsOf({ keys: found.keys.slice(q * count, q * count + filled), distances: found.distances.slice(q * count, q * count + filled) })
+    })
   }
 
   /** The k nearest keys to one query by exact cosine (distance = 1 − cosine), best first. */
@@ -81,7 +97,11 @@ export class ServedIndex {
     const size = this.size()
     if (!size) return { keys: new BigUint64Array(0), distances: new Float32Array(0) }
     const coded = this.rotate ? this.rotate(query) : query.slice()
-    const found = this.candidates(coded, candidatesFor(this.info.quantization, k, size), threads)
+    return this.ranked(query, this.candidates(coded, candidatesFor(this.info.quantization, k, size), threads), k)
+  }
+
+  /** Candidates to the k best, by exact cosine from the stored rows where there are any. */
+  private ranked(query: Float32Array, found: Matches, k: number): Matches {
     if (!this.stored) return this.rotate ? this.hammingAsCosine(found, k) : { keys: found.keys.slice(0, k), distances: found.distances.slice(0, k) }
     const { top, cosines } = this.rescored(query, found, k)
     return { keys: BigUint64Array.from(top, (i) => found.keys[i]), distances: Float32Array.from(top, (i) => 1 - cosines[i]) }
@@ -127,8 +147,13 @@ export class ServedIndex {
     const keys = new BigUint64Array(n * k)
     const distances = new Float32Array(n * k)
     const counts = new BigUint64Array(n)
-    for (let q = 0; q < n; q++) {
-      const m = this.one(vectors.subarray(q * dims, (q + 1) * dims), k, threads)
+    const size = this.size()
+    const count = candidatesFor(this.info.quantization, k, size)
+    const queries = Array.from({ length: n }, (_, q) => vectors.subarray(q * dims, (q + 1) * dims))
+    const coded = this.rotate ? this.rotate(vectors) : vectors.slice()
+    const found = size && n ? this.candidatesOfMany(coded, n, count, threads) : []
+    for (let q = 0; q < n && size; q++) {
+      const m = this.ranked(queries[q], found[q], k)
       keys.set(m.keys, q * k)
       distances.set(m.distances, q * k)
       counts[q] = BigInt(m.keys.length)

@@ -69,12 +69,14 @@ const measure = (places: ReadonlyArray<Bordered>, space: VectorSpace) => {
   const vectors = measured.map((i) => members[i].map((b) => space.vectorOf(b.point)!))
   const centres = measured.map((i, j) => centreVector(vectors[j], members[i].map((b) => 1 / (b.distance + 1e-6)), space.dims))
   const centreSimilarities = space.similarityToNearest(centres, centres.map(() => null))
-  const borderSimilarities = space.similarityToNearest(vectors.flat(), measured.flatMap((i) => members[i].map((b) => b.point)))
+  // A document's similarity to its own neighbours does not depend on the place it borders:
+  // measured once per document (neighbouring places share much of their art).
+  const documents = [...new Set(measured.flatMap((i) => members[i].map((b) => b.point)))]
+  const ownSimilarities = space.similarityToNearest(documents.map((point) => space.vectorOf(point)!), documents)
+  const similarityOf = new Map(documents.map((point, j) => [point, ownSimilarities[j]]))
   const out: Array<{ centre: number; border: ReadonlyArray<number> } | null> = places.map(() => null)
-  let at = 0
   measured.forEach((i, j) => {
-    out[i] = { centre: centreSimilarities[j], border: borderSimilarities.slice(at, at + vectors[j].length) }
-    at += vectors[j].length
+    out[i] = { centre: centreSimilarities[j], border: members[i].map((b) => similarityOf.get(b.point)!) }
   })
   return out
 }

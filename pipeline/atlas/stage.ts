@@ -14,14 +14,17 @@
  * Output: atlas/atlas.json { formula, summarySource, parameters, count, voids[] }, voids sorted by
  * opportunity descending. The API loads it once and caches it for 30 minutes.
  */
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api"
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
+import * as os from "node:os"
 import * as path from "node:path"
-import { type Quantization, viewIndex } from "../../core/index/hnsw.ts"
+import { type IndexInfo, viewIndex } from "../../core/index/hnsw.ts"
+import { readVectorFile, VectorRows } from "../../core/index/vector-file.ts"
 import { embedOutputs } from "../embed/outputs.ts"
 import { ingestTable } from "../ingest/outputs.ts"
 import { mapOutputs } from "../map/outputs.ts"
+import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 import type { OutputHandle } from "../stages/outputs.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString } from "../stages/tables.ts"
@@ -35,6 +38,9 @@ export const VOID_METHOD = "nearly empty balls among art, significant against th
 export const OPPORTUNITY_FORMULA =
   "0.35·emptiness + 0.25·borderDensity + 0.20·growth + 0.20·recency (pipeline/atlas/opportunity.ts)"
 
+/** Most bytes of stored vectors the stage holds in memory (1M vectors of 256 dimensions: 1 GB). */
+const RESIDENT_VECTOR_BYTES = 2 ** 31
+
 /** Main symbol's section/subclass, else the alphabetically first symbol's (the API uses the same rule). */
 const CPC_PER_APP = `
   SELECT app_num,
@@ -47,12 +53,11 @@ const rows = async (conn: DuckDBConnection, sql: string) => (await conn.runAndRe
 /** Where the atlas reads an earlier stage's output: the build's outputOf, or a finished version's folder. */
 type Outputs = (output: OutputHandle) => string
 
-const openViews = async (outputs: Outputs) => {
-  const db = await DuckDBInstance.create(":memory:")
+const openViews = async (outputs: Outputs, spillDir: string) => {
+  const db = await openStageDatabase({ spillDir })
   const conn = await db.connect()
   const views: Record<string, OutputHandle> = {
     coordinates: mapOutputs.coordinates,
-    vectors: embedOutputs.vectors,
     applications: ingestTable("applications"),
     cpc_assignments: ingestTable("cpc_assignments"),
     cpc_scheme: ingestTable("cpc_scheme")
@@ -64,10 +69,19 @@ const openViews = async (outputs: Outputs) => {
 }
 
 /** The atlas of a version: `from` is its folder, or (in the build) the stage context's outputOf. */
-export const buildAtlas = async (from: string | Outputs, options: VoidSearchOptions = {}, log: (line: string) => void = () => {}) => {
+export const buildAtlas = async (
+  from: string | Outputs,
+  options: VoidSearchOptions = {},
+  log: (line: string) => void = () => {},
+  /** Where DuckDB spills (the build's staging folder); by default a temporary folder. */
+  spillTo?: string
+) => {
   const outputs: Outputs = typeof from === "string" ? (h) => path.join(from, h.path) : from
-  const info = JSON.parse(await fs.readFile(outputs(embedOutputs.info), "utf8")) as { dims: number; quantization: Quantization }
-  const { db, conn } = await openViews(outputs)
+  const info = JSON.parse(await fs.readFile(outputs(embedOutputs.info), "utf8")) as IndexInfo
+  const spillDir = spillTo ?? (await fs.mkdtemp(path.join(os.tmpdir(), "atlas-spill-")))
+  const { db, conn } = await openViews(outputs, spillDir)
+  const started = performance.now()
+  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
   try {
     // 1. Coordinates in key order, as flat arrays.
     const [{ n }] = await rows(conn, `SELECT count(*)::INTEGER AS n FROM coordinates`)
@@ -83,16 +97,29 @@ export const buildAtlas = async (from: string | Outputs, options: VoidSearchOpti
       }
     }
     const { dense, candidates, references, grid, gridSizes } = findVoidCandidates(coords, options)
-    log(`${candidates.length} void candidates on ${gridSizes.map((g) => `${g}³`).join(", ")} grids (and coarser levels) over ${n} points`)
+    log(`${candidates.length} void candidates on ${gridSizes.map((g) => `${g}³`).join(", ")} grids (and coarser levels) over ${n} points (${seconds()})`)
 
-    // 2. Vector-space confirmation, calibrated on populated places of the same map.
+    // 2. Vector-space confirmation, calibrated on populated places of the same map. Every
+    // confirmation search re-scores its candidates from the stored rows: held in memory when they
+    // fit RESIDENT_VECTOR_BYTES (a positioned read per candidate made this stage 30× slower at
+    // 100k), else read by offset as the API reads them.
+    const viewed = viewIndex(outputs(embedOutputs.index), info.dims, info.quantization)
+    const count = info.count ?? viewed.size()
+    const vectorFile = outputs(embedOutputs.vectorFile)
+    const resident = count * info.dims * 4 <= RESIDENT_VECTOR_BYTES ? await readVectorFile(vectorFile, info.dims, count) : undefined
+    const index = resident ? viewed.withResidentVectors(resident) : viewed
     const borderKeys = [...new Set([...candidates, ...references].flatMap((c) => c.bordering.map((b) => keys[b.point])))]
     const vectorOf = new Map<number, Float32Array>()
-    if (borderKeys.length) {
-      await conn.run(`CREATE TEMP TABLE wanted AS SELECT unnest([${borderKeys.join(",")}]::INTEGER[]) AS key`)
-      for (const r of await rows(conn, `SELECT v.key, v.vector FROM vectors v JOIN wanted USING (key)`)) vectorOf.set(r.key, Float32Array.from(r.vector))
+    if (resident) for (const key of borderKeys) vectorOf.set(key, resident.subarray(key * info.dims, (key + 1) * info.dims))
+    else if (borderKeys.length) {
+      const rowsOf = await VectorRows.open(vectorFile, info.dims, count)
+      if (!rowsOf) throw new Error(`${vectorFile} is missing or does not hold ${count} vectors of ${info.dims} dimensions`)
+      try {
+        for (const [key, row] of await rowsOf.read(borderKeys)) vectorOf.set(key, row)
+      } finally {
+        await rowsOf.close()
+      }
     }
-    const index = viewIndex(outputs(embedOutputs.index), info.dims, info.quantization)
     const similarityToNearest = (queries: ReadonlyArray<Float32Array>, self: ReadonlyArray<number | null>) => {
       if (!queries.length) return []
       const matrix = new Float32Array(queries.length * info.dims)
@@ -110,7 +137,7 @@ export const buildAtlas = async (from: string | Outputs, options: VoidSearchOpti
     const space = { dims: info.dims, vectorOf: (point: number) => vectorOf.get(keys[point]), similarityToNearest }
     const margin = vectorCheckMargin(references, space)
     const confirmed = confirmVoids(candidates, space, margin)
-    log(`${confirmed.length} of ${candidates.length} candidates confirmed in vector space (margin ${margin.toFixed(4)} from ${references.length} populated places)`)
+    log(`${confirmed.length} of ${candidates.length} candidates confirmed in vector space (margin ${margin.toFixed(4)} from ${references.length} populated places; ${seconds()})`)
 
     // 3. Describe and score.
     const [{ latest }] = await rows(conn, `SELECT coalesce(max(year(filing_date)), 0)::INTEGER AS latest FROM applications`)
@@ -186,7 +213,7 @@ export const buildAtlas = async (from: string | Outputs, options: VoidSearchOpti
     }
   } finally {
     conn.closeSync()
-    db.closeSync()
+    await closeStageDatabase(db, spillDir)
   }
 }
 
@@ -197,7 +224,7 @@ export const atlasStage: Stage = {
   readsCorpusFile: () => false,
   run: (ctx) =>
     stagePromise(async (): Promise<StageResult> => {
-      const atlas = await buildAtlas(ctx.outputOf, {}, (line) => ctx.progress.info(line))
+      const atlas = await buildAtlas(ctx.outputOf, {}, (line) => ctx.progress.info(line), spillDirOf(ctx.workDir, "atlas"))
       const file = path.join(ctx.workDir, ATLAS_FILE)
       await fs.mkdir(path.dirname(file), { recursive: true })
       await fs.writeFile(file, JSON.stringify(atlas))

@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { exactSearch, type Matches, viewIndex } from "../../core/index/hnsw.ts"
+import { type BatchMatches, exactSearch, type Matches, viewIndex } from "../../core/index/hnsw.ts"
 import { LABEL_FILE, writeLabels } from "../../core/index/labels.ts"
 import { VECTOR_FILE, writeVectorFile } from "../../core/index/vector-file.ts"
 import { buildIndex } from "../../pipeline/embed/build-index.ts"
@@ -107,6 +107,12 @@ describe("extending the earlier version's graph", () => {
     const newRows = [...Array.from({ length: 150 }, (_, i) => 100 + i), ...Array.from({ length: 150 }, (_, i) => 3050 + i)]
     const foundSelf = newRows.filter((r) => Number((index.search(second.unit.slice(r * DIMS, (r + 1) * DIMS), 1) as Matches).keys[0]) === r)
     expect(foundSelf.length / newRows.length).toBeGreaterThanOrEqual(0.95)
+    // A batch (one graph call over all cores) answers each query as its own search does, in rows.
+    const batchRows = [0, 120, 260, 3100, 3190]
+    const batch = new Float32Array(batchRows.length * DIMS)
+    batchRows.forEach((r, j) => batch.set(second.unit.subarray(r * DIMS, (r + 1) * DIMS), j * DIMS))
+    const answers = index.search(batch, 10) as BatchMatches
+    batchRows.forEach((r, j) => expect(answers.get(j)).toEqual(index.search(second.unit.slice(r * DIMS, (r + 1) * DIMS), 10)))
 
     // Night three extends night two's extended graph: its labels, not its rows, name the graph's nodes.
     const third = assemble(second.unit, [...Array.from({ length: 3100 }, (_, i) => ({ earlier: i + 100 })), newRow(0)])
