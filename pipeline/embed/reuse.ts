@@ -5,7 +5,6 @@
  * the result equals encoding everything again (test/pipeline/incremental-build.test.ts).
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { filesUnder, sha256OfFile } from "../../core/artifacts/files.ts"
@@ -13,8 +12,7 @@ import { SequentialRows, vectorFilePath } from "../../core/index/vector-file.ts"
 import { encoderFolder } from "../encoder/save.ts"
 import { sqlString } from "../stages/tables.ts"
 
-/** 64 bits of the text's SHA-256: what decides whether a stored vector still applies. */
-export const textHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16)
+export { textHash } from "../stages/text-hash.ts"
 
 export interface EarlierVectors {
   readonly parquet: string

@@ -115,6 +115,8 @@ export const embedStage: Stage = {
 }
 
 const embedApplications = async (ctx: StageContext, dims: number, encoding: BatchEncoding, extendLimit: number): Promise<StageResult> => {
+  const started = performance.now()
+  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
   const dir = path.join(ctx.workDir, "index")
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(dir, { recursive: true })
@@ -235,6 +237,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     appender.closeSync()
     reusedAppender.flushSync()
     reusedAppender.closeSync()
+    ctx.progress.info(`texts read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
     const taken = earlier
       ? `UNION ALL SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
       : ""
@@ -248,6 +251,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     await fs.rm(`${stagingFile}.wal`, { force: true })
   }
 
+  ctx.progress.info(`vectors.parquet written (${seconds()})`)
   // Rows were scaled to unit length as they were encoded (or were unit rows already).
   const unitRows = matrix.subarray(0, key * dims)
   // The earlier graph is extended only when the vectors taken over are the earlier version's own.
@@ -257,6 +261,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   raw.save(path.join(ctx.workDir, embedOutputs.index.path))
   if (labels) writeLabels(dir, labels)
   await writeVectorFile(path.join(ctx.workDir, embedOutputs.vectorFile.path), unitRows)
+  ctx.progress.info(`index and vectors.f32 written (${seconds()})`)
   // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
   await fs.writeFile(
     path.join(ctx.workDir, embedOutputs.info.path),

@@ -338,7 +338,7 @@ const contentHash = async (conn: DuckDBConnection, table: string) => {
 export const mergePartitions = async (
   workDir: string,
   objects: ReadonlyArray<MergeInput>,
-  options: { readonly memoryLimit?: string } = {}
+  options: { readonly memoryLimit?: string; readonly log?: (line: string) => void } = {}
 ): Promise<MergedTables> => {
   const stagingDir = path.join(workDir, ".staging")
   await fs.rm(stagingDir, { recursive: true, force: true })
@@ -370,13 +370,16 @@ export const mergePartitions = async (
     const outputs: string[] = []
     for (const t of publishedTables) {
       const rel = `tables/${t.name}.parquet`
+      const started = performance.now()
       await conn.run(`CREATE TABLE ${t.name} AS ${t.select}`)
+      const merged = performance.now()
       await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
       const n = await conn.runAndReadAll(`SELECT count(*) FROM ${t.name}`)
       rowCounts[t.name] = Number(n.getRows()[0][0])
       contentHashes[rel] = await contentHash(conn, t.name)
       await conn.run(`DROP TABLE ${t.name}`)
       outputs.push(rel)
+      options.log?.(`${t.name}: ${rowCounts[t.name].toLocaleString("en-US")} rows merged in ${((merged - started) / 1000).toFixed(1)} s, written and hashed in ${((performance.now() - merged) / 1000).toFixed(1)} s`)
     }
     return { outputs, rowCounts, contentHashes }
   } finally {

@@ -199,7 +199,7 @@ export const runIngest = (ctx: StageContext, options: { readonly readerVersion?:
       return { path: p.object.path, doc: p.doc, dir: path.join(ctx.workDir, p.rel), rows: partition.rows }
     })
     ctx.progress.info(`merging ${planned.length} partitions`)
-    const merged = yield* Effect.tryPromise(() => mergePartitions(ctx.workDir, mergeInputs))
+    const merged = yield* Effect.tryPromise(() => mergePartitions(ctx.workDir, mergeInputs, { log: (line) => ctx.progress.info(line) }))
     const notes = [`${toRead.length} corpus objects read, ${reused} reused from the previous version, ${resumed} from an interrupted run`]
     return {
       outputs: [...merged.outputs, ...outputs],

@@ -7,25 +7,25 @@
  * so a query's score is the sum of its terms' impacts: one sequential read per query term.
  *
  * Outputs (lexical/)
- *   lexical_docs.parquet   doc (posting id), app_num
+ *   lexical_docs.parquet   doc (posting id), app_num, len (stems), text_hash (of title and abstract)
+ *   lexical_tf.parquet     doc, term, tf: the counts a nightly build takes over for unchanged texts (reuse.ts)
  *   lexical_terms.parquet  term, df, offset, length (postings slice, in entries)
  *   postings.bin     per term, ascending doc: uint32 doc ids, then float32 impacts (same length)
  *   lexical.json     N, avg length, k1, b, tokenizer settings
  */
 import { Effect } from "effect"
-import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { defaultPatentTokenizerSettings, tokenizePatentText } from "../../core/text/tokenize.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
+import { textHash } from "../stages/text-hash.ts"
+import { writePostings } from "./postings.ts"
+import { earlierTermCounts, LEXICAL_DOCS, LEXICAL_TERM_COUNTS } from "./reuse.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
-
-const write = (out: NodeJS.WritableStream, buf: Buffer) =>
-  new Promise<void>((resolve) => (out.write(buf) ? resolve() : out.once("drain", () => resolve())))
 
 export const lexicalStage: Stage = {
   name: "lexical",
@@ -34,6 +34,8 @@ export const lexicalStage: Stage = {
   readsCorpusFile: () => false,
   run: (ctx) =>
     stagePromise(async (): Promise<StageResult> => {
+      const started = performance.now()
+      const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
       const dir = path.join(ctx.workDir, "lexical")
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })
@@ -43,11 +45,16 @@ export const lexicalStage: Stage = {
       const db = await openStageDatabase({ file: stagingFile, spillDir, memoryLimit: stageMemoryLimit(1 / 2) })
       const conn = await db.connect()
       try {
-        await conn.run(`CREATE TABLE docs (doc INTEGER, app_num VARCHAR, len INTEGER)`)
+        await conn.run(`CREATE TABLE docs (doc INTEGER, app_num VARCHAR, len INTEGER, text_hash VARCHAR)`)
         await conn.run(`CREATE TABLE tf (term VARCHAR, doc INTEGER, tf INTEGER)`)
+        await conn.run(`CREATE TABLE reused (doc INTEGER, earlier_doc INTEGER)`)
         const docs = await conn.createAppender("docs")
         const tfs = await conn.createAppender("tf")
+        const reused = await conn.createAppender("reused")
+        // Under the same tokeniser the earlier version's counts of unchanged texts are taken over.
+        const earlier = await earlierTermCounts(conn, ctx.previous && { dir: ctx.previous.dir, sameCode: ctx.previous.record.codeVersion === ctx.codeVersion })
         let doc = 0
+        let reusedCount = 0
         await withTables(ctx.workDir, async (src) => {
           // Design and plant applications have no vector and are not prior art for a utility claim
           // (SPEC 4.2): keeping them out of the postings keeps them out of hybrid results too.
@@ -56,6 +63,21 @@ export const lexicalStage: Stage = {
             for (const [app, title, abstract] of rows as [string, string | null, string | null][]) {
               const text = `${title ?? ""}\n${abstract ?? ""}`.trim()
               if (!text) continue
+              const hash = textHash(text)
+              const before = earlier?.byApp.get(app)
+              if (before && before.hash === hash) {
+                reused.appendInteger(doc)
+                reused.appendInteger(before.doc)
+                reused.endRow()
+                docs.appendInteger(doc)
+                docs.appendVarchar(app)
+                docs.appendInteger(before.len)
+                docs.appendVarchar(hash)
+                docs.endRow()
+                doc++
+                reusedCount++
+                continue
+              }
               const counts = new Map<string, number>()
               for (const t of tokenizePatentText(text)) counts.set(t.stem, (counts.get(t.stem) ?? 0) + 1)
               if (counts.size === 0) continue
@@ -70,6 +92,7 @@ export const lexicalStage: Stage = {
               docs.appendInteger(doc)
               docs.appendVarchar(app)
               docs.appendInteger(len)
+              docs.appendVarchar(hash)
               docs.endRow()
               doc++
             }
@@ -81,7 +104,13 @@ export const lexicalStage: Stage = {
         docs.closeSync()
         tfs.flushSync()
         tfs.closeSync()
+        reused.flushSync()
+        reused.closeSync()
+        if (earlier && reusedCount) {
+          await conn.run(`INSERT INTO tf SELECT e.term, r.doc, e.tf FROM reused r JOIN read_parquet(${sqlString(earlier.termCounts)}) e ON e.doc = r.earlier_doc`)
+        }
 
+        ctx.progress.info(`texts read, ${reusedCount} term counts taken over and ${doc - reusedCount} documents tokenised (${seconds()})`)
         const [[n, avg]] = (await conn.runAndReadAll(`SELECT count(*), coalesce(avg(len), 0) FROM docs`)).getRowsJS() as [number, number][]
         const N = Number(n)
         await conn.run(`
@@ -89,37 +118,21 @@ export const lexicalStage: Stage = {
           SELECT term, count(*) AS df, (sum(count(*)) OVER (ORDER BY term) - count(*))::BIGINT AS "offset", count(*) AS length
           FROM tf GROUP BY term`)
         // Postings in (term, doc) order with their BM25 impacts, streamed into one binary file.
-        const postings = await conn.stream(`
-          SELECT tf.term, tf.doc,
+        const lengths = ((await conn.runAndReadAll(`SELECT length::INTEGER FROM terms ORDER BY term`)).getRowsJS() as [number][]).map(([n]) => n)
+        await writePostings(
+          conn,
+          path.join(dir, "postings.bin"),
+          `SELECT tf.doc,
             (ln(1 + (${N} - t.df + 0.5) / (t.df + 0.5)) * tf.tf * ${BM25_K1 + 1}
               / (tf.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * d.len / ${Math.max(avg, 1e-9)})))::FLOAT AS impact
           FROM tf JOIN terms t USING (term) JOIN docs d USING (doc)
-          ORDER BY tf.term, tf.doc`)
-        const out = createWriteStream(path.join(dir, "postings.bin"))
-        let term: string | undefined
-        let ids: number[] = []
-        let impacts: number[] = []
-        const flushTerm = async () => {
-          if (!ids.length) return
-          await write(out, Buffer.from(Uint32Array.from(ids).buffer))
-          await write(out, Buffer.from(Float32Array.from(impacts).buffer))
-          ids = []
-          impacts = []
-        }
-        for await (const rows of postings.yieldRowsJs()) {
-          for (const [t, d, imp] of rows as [string, number, number][]) {
-            if (t !== term) {
-              await flushTerm()
-              term = t
-            }
-            ids.push(d)
-            impacts.push(imp)
-          }
-        }
-        await flushTerm()
-        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())))
+          ORDER BY tf.term, tf.doc`,
+          lengths
+        )
+        ctx.progress.info(`postings written (${seconds()})`)
 
-        await conn.run(`COPY (SELECT doc, app_num FROM docs ORDER BY doc) TO ${sqlString(path.join(dir, "lexical_docs.parquet"))} (FORMAT parquet)`)
+        await conn.run(`COPY (SELECT doc, app_num, len, text_hash FROM docs ORDER BY doc) TO ${sqlString(path.join(ctx.workDir, LEXICAL_DOCS))} (FORMAT parquet)`)
+        await conn.run(`COPY (SELECT doc, term, tf FROM tf ORDER BY doc, term) TO ${sqlString(path.join(ctx.workDir, LEXICAL_TERM_COUNTS))} (FORMAT parquet, COMPRESSION zstd)`)
         await conn.run(`COPY (SELECT term, df, "offset", length FROM terms ORDER BY term) TO ${sqlString(path.join(dir, "lexical_terms.parquet"))} (FORMAT parquet)`)
         const [[termCount]] = (await conn.runAndReadAll(`SELECT count(*) FROM terms`)).getRowsJS() as [number][]
         await fs.writeFile(
@@ -127,8 +140,9 @@ export const lexicalStage: Stage = {
           JSON.stringify({ documents: N, averageLength: avg, k1: BM25_K1, b: BM25_B, fields: ["title", "abstract"], tokenizer: defaultPatentTokenizerSettings }, null, 2)
         )
         return {
-          outputs: ["lexical/lexical_docs.parquet", "lexical/lexical_terms.parquet", "lexical/postings.bin", "lexical/lexical.json"],
-          rowCounts: { lexical_docs: N, lexical_terms: Number(termCount) }
+          outputs: [LEXICAL_DOCS, "lexical/lexical_terms.parquet", "lexical/postings.bin", "lexical/lexical.json", LEXICAL_TERM_COUNTS],
+          rowCounts: { lexical_docs: N, lexical_terms: Number(termCount) },
+          notes: [earlier ? `${reusedCount} documents' term counts taken over from the earlier version (same tokeniser, same text); ${N - reusedCount} tokenised` : `${N} documents tokenised`]
         }
       } finally {
         conn.closeSync()

@@ -18,6 +18,7 @@ import { embedStage } from "../../pipeline/embed/stage.ts"
 import { encoderStage } from "../../pipeline/encoder/stage.ts"
 import { guidanceStage } from "../../pipeline/guidance/stage.ts"
 import { ingestStage } from "../../pipeline/ingest/stage.ts"
+import { lexicalStage } from "../../pipeline/lexical/stage.ts"
 import { mapStage } from "../../pipeline/map/stage.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
@@ -50,7 +51,7 @@ const copyInto = async (corpus: string, rel: string, from = rel) => {
 
 const build = (corpus: string, root: string, settings: Record<string, string> = {}) =>
   Effect.runPromise(
-    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage, mapStage, guidanceStage], progress: silentProgress }).pipe(
+    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, guidanceStage], progress: silentProgress }).pipe(
       Effect.provide(CorpusStore.Default),
       Effect.withConfigProvider(
         ConfigProvider.fromJson({ ENCODER: "lsa", INGEST_WORKERS: "1", MAP_SAMPLE: "60", ...settings }).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
@@ -129,7 +130,11 @@ describe("a nightly build under the pinned encoder", () => {
   it("equals a from-scratch build of the same corpus with the same pinned encoder", async () => {
     const scratch = await build(corpus, "scratch", { ENCODER_PIN: first.versionDir })
     expect(notes(scratch.manifest, "embed")).toMatch(/^\d+ vectors encoded/)
-    for (const f of ["encoder/model.onnx", "index/vectors.f32", "map/frame.json", "map/frame.f32"]) {
+    // Lexical postings from counts taken over equal those of tokenising every text.
+    expect(notes(next.manifest, "lexical")).toMatch(/^[1-9]\d* documents' term counts taken over from the earlier version \(same tokeniser, same text\); [1-9]\d* tokenised/)
+    expect(notes(scratch.manifest, "lexical")).toMatch(/^\d+ documents tokenised/)
+    const lexical = ["lexical/postings.bin", "lexical/lexical_terms.parquet", "lexical/lexical_docs.parquet", "lexical/lexical_tf.parquet", "lexical/lexical.json"]
+    for (const f of ["encoder/model.onnx", "index/vectors.f32", "map/frame.json", "map/frame.f32", ...lexical]) {
       expect(await sha256OfFile(path.join(scratch.versionDir, f)), f).toBe(await sha256OfFile(path.join(next.versionDir, f)))
     }
     for (const t of ["applications", "claims"]) {
