@@ -23,7 +23,6 @@ import { writeCpcRouting } from "./cpc-routing.sql.ts"
 import { writeExaminerStatistics } from "./examiners.ts"
 import { factsSql } from "./facts.sql.ts"
 import { ensureInputTables } from "./inputs.ts"
-import { sqlString } from "../../core/artifacts/files.ts"
 
 export const prosecutionOutputs = {
   cpc_routing: "prosecution/cpc_routing.parquet",
@@ -40,10 +39,8 @@ export const prosecutionStage: Stage = {
     stagePromise(async (): Promise<StageResult> => {
       await fs.rm(path.join(ctx.workDir, "prosecution"), { recursive: true, force: true })
       const out = (rel: string) => path.join(ctx.workDir, rel)
-      const spill = path.join(ctx.workDir, ".staging", "prosecution")
+      // withTables spills into a folder of its own under the build's staging folder, removed after.
       return withTables(ctx.workDir, async (conn) => {
-        // Let DuckDB spill to disk beside the build instead of holding every intermediate in memory.
-        await conn.run(`SET temp_directory = ${sqlString(spill)}`)
         await conn.run(`SET preserve_insertion_order = false`)
         const notes: string[] = []
         const missing = await ensureInputTables(conn)
@@ -65,6 +62,6 @@ export const prosecutionStage: Stage = {
           rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows },
           notes
         }
-      }).finally(() => fs.rm(spill, { recursive: true, force: true }))
+      })
     })
 }

@@ -112,10 +112,12 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
         notes.push(`serving/${spec.name} not written: the version has no ${missing.join(", ")} table`)
         continue
       }
+      const started = performance.now()
       const written = await writeSpec(conn, workDir, spec, earlierDir, tick)
       outputs.push(...written.outputs)
       rowCounts[`serving_${spec.name}`] = written.records
-      if (written.note) notes.push(written.note)
+      const took = `${((performance.now() - started) / 1000).toFixed(1)} s`
+      notes.push(written.note ? `${written.note} (${took})` : `serving/${spec.name}: ${written.records} records written (${took})`)
     }
   } finally {
     conn.closeSync()
