@@ -238,6 +238,9 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     reusedAppender.flushSync()
     reusedAppender.closeSync()
     ctx.progress.info(`texts read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
+    // The tables' database is closed: the whole budget for the join with the earlier vectors and
+    // the sort (at 1M a night's join of 998k taken-over rows ran out of memory at half of it).
+    await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
     const taken = earlier
       ? `UNION ALL SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
       : ""
