@@ -25,6 +25,7 @@ import { embedOutputs } from "../embed/outputs.ts"
 import { ingestTable } from "../ingest/outputs.ts"
 import { mapOutputs } from "../map/outputs.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
+import { stopwatch } from "../stages/stopwatch.ts"
 import type { OutputHandle } from "../stages/outputs.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString } from "../stages/tables.ts"
@@ -80,8 +81,7 @@ export const buildAtlas = async (
   const info = JSON.parse(await fs.readFile(outputs(embedOutputs.info), "utf8")) as IndexInfo
   const spillDir = spillTo ?? (await fs.mkdtemp(path.join(os.tmpdir(), "atlas-spill-")))
   const { db, conn } = await openViews(outputs, spillDir)
-  const started = performance.now()
-  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
+  const seconds = stopwatch()
   try {
     // 1. Coordinates in key order, as flat arrays.
     const [{ n }] = await rows(conn, `SELECT count(*)::INTEGER AS n FROM coordinates`)

@@ -41,6 +41,7 @@ import { type BuildQueueSettings, buildQueueSettings } from "../distributed/sett
 import { type Stage, type StageContext, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
+import { stopwatch } from "../stages/stopwatch.ts"
 import { encoderModel } from "../encoder/save.ts"
 import { embedOutputs } from "./outputs.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
@@ -115,8 +116,7 @@ export const embedStage: Stage = {
 }
 
 const embedApplications = async (ctx: StageContext, dims: number, encoding: BatchEncoding, extendLimit: number): Promise<StageResult> => {
-  const started = performance.now()
-  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
+  const seconds = stopwatch()
   const dir = path.join(ctx.workDir, "index")
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(dir, { recursive: true })

@@ -11,12 +11,12 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import { emptyRawDdl } from "./staging.ts"
-import { openStageDatabase } from "../stages/duckdb.ts"
+import { openStageDatabase, stageMemoryLimit } from "../stages/duckdb.ts"
+import { stopwatch } from "../stages/stopwatch.ts"
 const prio = (col = "source") => `CASE ${col}
   WHEN 'uspto-grant-xml' THEN 1 WHEN 'ppubs-fulltext' THEN 2 WHEN 'uspto-app-xml' THEN 3
   WHEN 'ppubs-biblio' THEN 4 WHEN 'peds-st96' THEN 5 WHEN 'peds-search' THEN 6 ELSE 9 END`
@@ -312,8 +312,8 @@ export interface MergedTables {
   readonly contentHashes: Readonly<Record<string, string>>
 }
 
-/** DuckDB's memory for the merge: a quarter of RAM, at most 4 GB (the ingest stage's target is 6 GB resident at a million applications). */
-export const MERGE_MEMORY_LIMIT = `${Math.max(1, Math.min(4, Math.floor(os.totalmem() / 4 / 2 ** 30)))}GB`
+/** DuckDB's memory for the merge: the stage budget, a quarter of RAM and at most 4 GB (the ingest stage's target is 6 GB resident at a million applications). */
+export const MERGE_MEMORY_LIMIT = stageMemoryLimit()
 
 /** Order-independent hash of a table's rows (equal tables → equal hash, whatever the row order). */
 const contentHash = async (conn: DuckDBConnection, table: string) => {
@@ -370,16 +370,17 @@ export const mergePartitions = async (
     const outputs: string[] = []
     for (const t of publishedTables) {
       const rel = `tables/${t.name}.parquet`
-      const started = performance.now()
+      const merging = stopwatch()
       await conn.run(`CREATE TABLE ${t.name} AS ${t.select}`)
-      const merged = performance.now()
+      const mergedIn = merging()
+      const writing = stopwatch()
       await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
       const n = await conn.runAndReadAll(`SELECT count(*) FROM ${t.name}`)
       rowCounts[t.name] = Number(n.getRows()[0][0])
       contentHashes[rel] = await contentHash(conn, t.name)
       await conn.run(`DROP TABLE ${t.name}`)
       outputs.push(rel)
-      options.log?.(`${t.name}: ${rowCounts[t.name].toLocaleString("en-US")} rows merged in ${((merged - started) / 1000).toFixed(1)} s, written and hashed in ${((performance.now() - merged) / 1000).toFixed(1)} s`)
+      options.log?.(`${t.name}: ${rowCounts[t.name].toLocaleString("en-US")} rows merged in ${mergedIn}, written and hashed in ${writing()}`)
     }
     return { outputs, rowCounts, contentHashes }
   } finally {

@@ -23,6 +23,7 @@ import { textHash } from "../stages/text-hash.ts"
 import { writePostings } from "./postings.ts"
 import { earlierTermCounts, LEXICAL_DOCS, LEXICAL_TERM_COUNTS } from "./reuse.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
+import { stopwatch } from "../stages/stopwatch.ts"
 
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
@@ -34,8 +35,7 @@ export const lexicalStage: Stage = {
   readsCorpusFile: () => false,
   run: (ctx) =>
     stagePromise(async (): Promise<StageResult> => {
-      const started = performance.now()
-      const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
+      const seconds = stopwatch()
       const dir = path.join(ctx.workDir, "lexical")
       await fs.rm(dir, { recursive: true, force: true })
       await fs.mkdir(dir, { recursive: true })

@@ -19,6 +19,7 @@ import { changedKeys, mergeRecords } from "../stages/take-over.ts"
 import { earlierRecords, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
+import { stopwatch } from "../stages/stopwatch.ts"
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
 
@@ -112,12 +113,11 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
         notes.push(`serving/${spec.name} not written: the version has no ${missing.join(", ")} table`)
         continue
       }
-      const started = performance.now()
+      const took = stopwatch()
       const written = await writeSpec(conn, workDir, spec, earlierDir, tick)
       outputs.push(...written.outputs)
       rowCounts[`serving_${spec.name}`] = written.records
-      const took = `${((performance.now() - started) / 1000).toFixed(1)} s`
-      notes.push(written.note ? `${written.note} (${took})` : `serving/${spec.name}: ${written.records} records written (${took})`)
+      notes.push(written.note ? `${written.note} (${took()})` : `serving/${spec.name}: ${written.records} records written (${took()})`)
     }
   } finally {
     conn.closeSync()
