@@ -117,19 +117,20 @@ describe.skipIf(!reachable)("keys and quotas shared by replicas through PostgreS
     await pool.query("DROP TABLE probe_m2; DELETE FROM schema_migrations WHERE version = 2")
   })
 
-  it("300 concurrent metered requests through both replicas with a key allowing 50: exactly 50 answered, 250 × 429", async () => {
+  it("metered requests through both replicas with a key allowing 50 (one each, then 298 at once): exactly 50 answered, 250 × 429", async () => {
     const { stdout } = await keysCli(database.url, ["create", "--name", "shared", "--daily", "50"])
     const key = stdout.trim()
     expect(key).toMatch(/^ak_live_[A-Za-z0-9]{32}$/)
     // The key was written by the CLI through the database: both replicas know it at once.
-    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => get(replicas[i % 2]!.url, key)))
+    // One request through each replica first, so both have admitted some before the burst: which
+    // replica wins the burst's races depends on scheduling, and the limit must hold across them.
+    for (const replica of replicas) expect((await get(replica.url, key)).status).toBe(200)
+    const results = await Promise.all(Array.from({ length: 298 }, (_, i) => get(replicas[i % 2]!.url, key)))
     const ok = results.filter((r) => r.status === 200)
     const refused = results.filter((r) => r.status === 429)
-    expect(ok).toHaveLength(50)
+    expect(ok).toHaveLength(48)
     expect(refused).toHaveLength(250)
     for (const r of refused) expect(r.json).toMatchObject({ code: "USAGE_LIMIT_EXCEEDED", limit: "daily", quota: 50, used: 50 })
-    // Both replicas admitted some: the limit held across them, not within one.
-    expect(new Set(results.map((r, i) => (r.status === 200 ? i % 2 : -1)).filter((x) => x >= 0)).size).toBe(2)
     expect(await countedFor(key)).toBe(50)
     const listed = JSON.parse((await keysCli(database.url, ["list", "--json"])).stdout) as Array<{ handle: string; usedToday: number; daily: number }>
     expect(listed.find((k) => k.handle === key.slice(0, 16))).toMatchObject({ usedToday: 50, daily: 50 })
