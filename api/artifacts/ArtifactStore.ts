@@ -165,7 +165,7 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
           onNone: () => Effect.fail(unavailable("the dataset")),
           onSome: (p) => Effect.scoped(Effect.flatMap(Pool.get(p), (connection) => runOn(connection, sql, params)))
         })
-      ).pipe(Effect.withSpan("ArtifactStore.query"))
+      ).pipe(Effect.withSpan("ArtifactStore.query", { captureStackTrace: false }))
 
     /**
      * A record file of the served version (serving/<name>), or None when the version predates the
@@ -176,7 +176,7 @@ export class ArtifactStore extends Effect.Service<ArtifactStore>()("api/Artifact
 
     /** Reads records by key from a record file; a failed read is the dataset being unavailable. */
     const readRecords = <R, K extends string | number>(file: RecordFile<R>, keys: ReadonlyArray<K>) =>
-      Effect.tryPromise({ try: () => file.getMany(keys), catch: queryFailed }).pipe(Effect.withSpan("ArtifactStore.records"))
+      Effect.tryPromise({ try: () => file.getMany(keys), catch: queryFailed }).pipe(Effect.withSpan("ArtifactStore.records", { captureStackTrace: false }))
 
     /** Readiness: the served version answers a query now (used by /healthz). */
     const probe = query("SELECT 1 AS ok").pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => unavailable("a query answer within 2 s") }))

@@ -43,7 +43,7 @@ export class AnalysisPool extends Effect.Service<AnalysisPool>()("api/AnalysisPo
           duration: deadline,
           onTimeout: () => new BackendFailed({ message: `${name} did not finish within its ${Duration.format(deadline)} budget` })
         }),
-        Effect.withSpan(`AnalysisPool.${name}`)
+        Effect.withSpan(`AnalysisPool.${name}`, { captureStackTrace: false })
       )
 
     return { run, threads: () => pool.threads.length, queued: () => pool.queueSize } as const

@@ -227,7 +227,7 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
         return yield* chart(input.claims, { paragraphs }, "warehouse", input.appNum, walk)
       }).pipe(
         Effect.catchTag("CorpusUnavailable", (e) => Effect.fail(new BackendFailed({ message: `specification pull failed: ${e.message}` }))),
-        Effect.withSpan("ClaimSupportService.mapSupport")
+        Effect.withSpan("ClaimSupportService.mapSupport", { captureStackTrace: false })
       )
 
     /** GET /claim-validation/support/{appNum}: filed claims against the filed specification; the walk runs unless parents is false. */
@@ -241,7 +241,7 @@ export class ClaimSupportService extends Effect.Service<ClaimSupportService>()("
         const paragraphs = yield* filedSpecification(store, appNum)
         if (paragraphs.length === 0) return unavailable("warehouse", appNum, "no-specification")
         return yield* chart(claims, { paragraphs }, "warehouse", appNum, { requested: options.parents, maxAncestors: options.maxAncestors, ocr: options.ocr })
-      }).pipe(Effect.withSpan("ClaimSupportService.mapSupportForApplication"))
+      }).pipe(Effect.withSpan("ClaimSupportService.mapSupportForApplication", { captureStackTrace: false }))
 
     return { mapSupport, mapSupportForApplication } as const
   }),

@@ -40,17 +40,17 @@ export class GuidanceService extends Effect.Service<GuidanceService>()("api/Guid
     const designCodes = yield* heldTable(store, { tables: ["design_code_entries"], preload, describe: (d) => `${d.size} design codes` }, loadDesignCodes(query))
     return {
       /** GET /guidance/mpep/{sectionId} (tool get_mpep_section). */
-      getMpepSection: (sectionId: string) => getMpepSection(mpep, sectionId).pipe(Effect.withSpan("Guidance.getMpepSection")),
+      getMpepSection: (sectionId: string) => getMpepSection(mpep, sectionId).pipe(Effect.withSpan("Guidance.getMpepSection", { captureStackTrace: false })),
       /** GET /guidance/epo/{sectionId} (tool get_epo_guideline). */
-      getEpoGuideline: (sectionId: string) => getEpoGuideline(epo, sectionId).pipe(Effect.withSpan("Guidance.getEpoGuideline")),
+      getEpoGuideline: (sectionId: string) => getEpoGuideline(epo, sectionId).pipe(Effect.withSpan("Guidance.getEpoGuideline", { captureStackTrace: false })),
       /** GET /guidance/form-paragraph/{code} (tool get_form_paragraph). */
-      getFormParagraph: (code: string) => getFormParagraph(formParagraphs, code).pipe(Effect.withSpan("Guidance.getFormParagraph")),
+      getFormParagraph: (code: string) => getFormParagraph(formParagraphs, code).pipe(Effect.withSpan("Guidance.getFormParagraph", { captureStackTrace: false })),
       /** GET /guidance/form-paragraphs (tool find_form_paragraphs). */
-      findFormParagraphs: (search: FormParagraphSearch) => findFormParagraphs(formParagraphs, search).pipe(Effect.withSpan("Guidance.findFormParagraphs")),
+      findFormParagraphs: (search: FormParagraphSearch) => findFormParagraphs(formParagraphs, search).pipe(Effect.withSpan("Guidance.findFormParagraphs", { captureStackTrace: false })),
       /** GET /guidance/graph/{nodeId}?limit (tool get_guidance_graph). */
-      getGuidanceGraph: (nodeId: string, limit = 50) => getGuidanceGraph(graph, nodeId, limit).pipe(Effect.withSpan("Guidance.getGuidanceGraph")),
+      getGuidanceGraph: (nodeId: string, limit = 50) => getGuidanceGraph(graph, nodeId, limit).pipe(Effect.withSpan("Guidance.getGuidanceGraph", { captureStackTrace: false })),
       /** GET /guidance/design-code/{code} (tool get_design_code). */
-      getDesignCode: (code: string) => getDesignCode(designCodes, code).pipe(Effect.withSpan("Guidance.getDesignCode"))
+      getDesignCode: (code: string) => getDesignCode(designCodes, code).pipe(Effect.withSpan("Guidance.getDesignCode", { captureStackTrace: false }))
     } as const
   })
 }) {}

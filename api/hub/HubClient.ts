@@ -53,7 +53,7 @@ export class HubClient extends Effect.Service<HubClient>()("api/HubClient", {
             Effect.mapError(() => new UpstreamUnavailable({ message: `inference hub answered ${what} with an unexpected body` }))
           )
         ),
-        Effect.withSpan(`HubClient.${what}`)
+        Effect.withSpan(`HubClient.${what}`, { captureStackTrace: false })
       )
 
     return {

@@ -34,17 +34,17 @@ export class PatentIntelService extends Effect.Service<PatentIntelService>()("ap
     return {
       /** GET /patent-intel/cpc/{code} (tool lookup_cpc_code). */
       lookupCpcCode: (code: string, options: CpcLookupOptions = { childLimit: 50, distributionLimit: 20 }) =>
-        lookupCpcCode(cpcIndex, code, options).pipe(Effect.withSpan("PatentIntel.lookupCpcCode")),
+        lookupCpcCode(cpcIndex, code, options).pipe(Effect.withSpan("PatentIntel.lookupCpcCode", { captureStackTrace: false })),
       /** GET /patent-intel/classification/{number} (tool get_patent_classification). */
       getPatentClassification: (number: string) =>
-        getPatentClassification(query, records, cpcIndex, number).pipe(Effect.withSpan("PatentIntel.getPatentClassification")),
+        getPatentClassification(query, records, cpcIndex, number).pipe(Effect.withSpan("PatentIntel.getPatentClassification", { captureStackTrace: false })),
       /** GET /patent-intel/art-unit/{artUnit} (tool get_art_unit_profile). */
-      getArtUnitProfile: (artUnit: string) => getArtUnitProfile(query, records, artUnit).pipe(Effect.withSpan("PatentIntel.getArtUnitProfile")),
+      getArtUnitProfile: (artUnit: string) => getArtUnitProfile(query, records, artUnit).pipe(Effect.withSpan("PatentIntel.getArtUnitProfile", { captureStackTrace: false })),
       /** GET /patent-intel/examiners (tool find_examiner). */
-      findExaminer: (search: ExaminerSearch) => findExaminer(search).pipe(Effect.withSpan("PatentIntel.findExaminer")),
+      findExaminer: (search: ExaminerSearch) => findExaminer(search).pipe(Effect.withSpan("PatentIntel.findExaminer", { captureStackTrace: false })),
       /** GET /patent-intel/examiner/{examiner} (tool get_examiner_profile); `include` is the raw query value or a list of names. */
       getExaminerProfile: (examiner: string, include: string | ReadonlyArray<string> = []) =>
-        getExaminerProfile(query, records, examiner, include).pipe(Effect.withSpan("PatentIntel.getExaminerProfile"))
+        getExaminerProfile(query, records, examiner, include).pipe(Effect.withSpan("PatentIntel.getExaminerProfile", { captureStackTrace: false }))
     } as const
   })
 }) {}

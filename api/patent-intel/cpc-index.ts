@@ -90,5 +90,5 @@ export const loadCpcIndex = (store: ArtifactStore): Effect.Effect<CpcIndex, Corp
       })
     }
     return { scheme, children, routing }
-  }).pipe(Effect.withSpan("CpcIndex.load"))
+  }).pipe(Effect.withSpan("CpcIndex.load", { captureStackTrace: false }))
 

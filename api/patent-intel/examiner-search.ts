@@ -94,7 +94,7 @@ export const loadExaminerIndex = (query: Query): Effect.Effect<ExaminerIndex, Co
     })
     const byFullName = variants.flatMap((v, i) => (v.fullName === null ? [] : [i])).sort((a, b) => (variants[a].fullName! < variants[b].fullName! ? -1 : variants[a].fullName! > variants[b].fullName! ? 1 : a - b))
     return { variants, bySurname, byFullName, byArtUnit }
-  }).pipe(Effect.withSpan("ExaminerIndex.load"))
+  }).pipe(Effect.withSpan("ExaminerIndex.load", { captureStackTrace: false }))
 
 /** Variants whose full name starts with `prefix`: binary search for the first, then the run. */
 const fullNamesFrom = (index: ExaminerIndex, prefix: string): number[] => {

@@ -179,7 +179,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         const [self] = yield* pointsWhere({ keys: [stored.key] })
         const neighbors = yield* nearest(stored.vector, input.topK, (a) => a === input.appNum)
         return { appNum: input.appNum, self: self ? basePoint(self) : null, neighbors, count: neighbors.length, timestamp: now() }
-      }).pipe(Effect.withSpan("PatentMapService.neighborhood"))
+      }).pipe(Effect.withSpan("PatentMapService.neighborhood", { captureStackTrace: false }))
 
     /** One row per cited reference (application or document), examiner-cited when any citation of it is, in reference order. */
     const citedRefs = (appNum: string, year: number | undefined) =>
@@ -215,7 +215,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
           notIndexed: cited.length - indexed.length,
           timestamp: now()
         }
-      }).pipe(Effect.withSpan("PatentMapService.citations"))
+      }).pipe(Effect.withSpan("PatentMapService.citations", { captureStackTrace: false }))
 
     const encodeText = (text: string) =>
       hub.encode([text]).pipe(
@@ -287,7 +287,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
           note: RE_ENCODED_NOTE,
           timestamp: now()
         }
-      }).pipe(Effect.withSpan("PatentMapService.locate"))
+      }).pipe(Effect.withSpan("PatentMapService.locate", { captureStackTrace: false }))
 
     // The scanned window (the first SCAN_BUDGET rows in stored order) is the same for every
     // request, so it is read once; only a successful read is kept.
@@ -316,7 +316,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         // Truncated: the scan budget, not the end of the index, stopped the collection.
         const truncated = picked.length < input.limit && indexRows > SCAN_BUDGET
         return { points: picked, count: picked.length, truncated }
-      }).pipe(Effect.withSpan("PatentMapService.points"))
+      }).pipe(Effect.withSpan("PatentMapService.points", { captureStackTrace: false }))
 
     const points = (input: PointsQuery) => Effect.map(pointsSample(input), (sample) => ({ ...sample, timestamp: now() }))
 
@@ -327,7 +327,7 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         const matching = voids.filter((v) => (input.section === undefined || v.section === input.section) && v.opportunity >= input.minOpportunity)
         const shown = [...matching].sort((a, b) => b.opportunity - a.opportunity).slice(0, input.limit)
         return { voids: shown, count: shown.length, total: matching.length, timestamp: now() }
-      }).pipe(Effect.withSpan("PatentMapService.whitespace"))
+      }).pipe(Effect.withSpan("PatentMapService.whitespace", { captureStackTrace: false }))
 
     return { neighborhood, citations, locate, points, pointsSample, whitespace } as const
   })

@@ -347,7 +347,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         return finish(specifications, { ...extra, cache: { query_vector: force ? "bypass" : encoded.cached ? "hit" : "miss" } }, false, spend)
       }).pipe(
         Effect.catchAllDefect((d) => Effect.fail(new BackendFailed({ message: `search failed: ${d instanceof Error ? d.message : String(d)}` }))),
-        Effect.withSpan("PriorArtService.search")
+        Effect.withSpan("PriorArtService.search", { captureStackTrace: false })
       )
 
     const getClaims = (request: ClaimsRequest, requestId: string) =>
@@ -370,7 +370,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
             independent_only: request.independentOnly
           }
         }
-      }).pipe(Effect.withSpan("PriorArtService.getClaims"))
+      }).pipe(Effect.withSpan("PriorArtService.getClaims", { captureStackTrace: false }))
 
     return { search, searchPriorArt: search, getClaims, getPatentClaims: getClaims } as const
   })

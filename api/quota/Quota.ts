@@ -52,21 +52,19 @@ export class Quota extends Effect.Service<Quota>()("api/Quota", {
     return {
       /** Counts the request against the caller's windows; succeeds once the count is durable. */
       admit: (caller: Caller) =>
-        Effect.gen(function* () {
-          const nowMs = settings.now()
-          const outcome = yield* Effect.tryPromise({ try: () => counters.admit(caller, nowMs), catch: describe }).pipe(
-            // The cause goes to the log, not to the client.
-            Effect.catchAll((cause) =>
-              Effect.zipRight(
-                Effect.logError(`quota store failed: ${cause}`),
-                Effect.fail(new AccessDenied({ status: 500, code: "AUTH_SYSTEM_ERROR", message: "quota store failed; retry" }))
-              )
+        Effect.tryPromise({ try: () => counters.admit(caller, settings.now()), catch: describe }).pipe(
+          // The cause goes to the log, not to the client.
+          Effect.catchAll((cause) =>
+            Effect.zipRight(
+              Effect.logError(`quota store failed: ${cause}`),
+              Effect.fail(new AccessDenied({ status: 500, code: "AUTH_SYSTEM_ERROR", message: "quota store failed; retry" }))
             )
-          )
-          if (!outcome.admitted) {
+          ),
+          Effect.flatMap((outcome) => {
+            if (outcome.admitted) return Effect.void
             const { limit, quota, used, resetsAt } = outcome
             const retryAfter = Math.max(1, Math.ceil((Date.parse(resetsAt) - settings.now()) / 1000))
-            return yield* Effect.fail(
+            return Effect.fail(
               new AccessDenied({
                 status: 429,
                 code: "USAGE_LIMIT_EXCEEDED",
@@ -75,8 +73,8 @@ export class Quota extends Effect.Service<Quota>()("api/Quota", {
                 headers: { "retry-after": String(retryAfter) }
               })
             )
-          }
-        }),
+          })
+        ),
       usage: (lineage: string) =>
         Effect.tryPromise({
           try: () => counters.usage(lineage, settings.now()),

@@ -24,8 +24,8 @@ export interface RequestLine {
 }
 
 export interface RequestLog {
-  /** Queues the line of the request the calling fiber answered. */
-  readonly write: (line: RequestLine) => Effect.Effect<void>
+  /** Queues the line of the request that fiber `fiberId` answered (called from inside an effect: no fiber step of its own). */
+  readonly write: (line: RequestLine, fiberId: FiberId.FiberId) => void
 }
 
 export const requestLog = (out: { write(text: string): unknown } = process.stdout) =>
@@ -41,22 +41,19 @@ export const requestLog = (out: { write(text: string): unknown } = process.stdou
         out.write(text)
       }
       const log: RequestLog = {
-        write: (line) =>
-          Effect.fiberIdWith((fiberId) =>
-            Effect.sync(() => {
-              pending.push(
-                JSON.stringify({
-                  message: "request",
-                  logLevel: "INFO",
-                  timestamp: new Date().toISOString(),
-                  annotations: line,
-                  spans: {},
-                  fiberId: FiberId.threadName(fiberId)
-                })
-              )
-              scheduled ??= setImmediate(flush)
+        write: (line, fiberId) => {
+          pending.push(
+            JSON.stringify({
+              message: "request",
+              logLevel: "INFO",
+              timestamp: new Date().toISOString(),
+              annotations: line,
+              spans: {},
+              fiberId: FiberId.threadName(fiberId)
             })
           )
+          scheduled ??= setImmediate(flush)
+        }
       }
       return { log, flush, cancel: () => scheduled !== undefined && clearImmediate(scheduled) }
     }),

@@ -1,11 +1,11 @@
 /** The middleware declared in ./Api.ts. */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Option } from "effect"
-import { authenticate, requirePermission } from "../../auth/authenticate.ts"
-import type { KeyStore } from "../../auth/KeyStore.ts"
+import { Context, Effect, Layer, Option } from "effect"
+import { authenticate, type Caller, requirePermission } from "../../auth/authenticate.ts"
+import { KeyStore } from "../../auth/KeyStore.ts"
 import { Settings } from "../../config.ts"
 import { Quota } from "../../quota/Quota.ts"
-import { RouteNotFound } from "../envelopes.ts"
+import { type AccessDenied, RouteNotFound } from "../envelopes.ts"
 import { bufferBody, readJsonBody } from "../middleware/body.ts"
 import { routeTable } from "../route-table.ts"
 import { Admission, Authentication, CurrentCaller, Served } from "./Api.ts"
@@ -13,21 +13,23 @@ import { Admission, Authentication, CurrentCaller, Served } from "./Api.ts"
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
-    const services = yield* Effect.context<Settings | KeyStore>()
+    const settings = yield* Settings
+    const store = yield* KeyStore
     return Authentication.of({
       // HttpApiSecurity.bearer hands over whatever follows the header's first seven characters;
       // part 5 tells a missing header, another scheme and a misshapen key apart, so the header
-      // itself is checked.
+      // itself is checked. The request and Served are read from the fiber's context in one step.
       bearer: () =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const caller = yield* authenticate({
-            authorization: request.headers["authorization"],
-            remoteAddress: Option.getOrUndefined(request.remoteAddress)
-          }).pipe(Effect.provide(services))
-          const served = yield* Effect.serviceOption(Served)
-          if (Option.isSome(served)) served.value.caller = caller
-          return caller
+        Effect.withFiberRuntime<Caller, AccessDenied>((fiber) => {
+          const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+          const served = Context.getOption(fiber.currentContext, Served)
+          return Effect.map(
+            authenticate(settings, store, { authorization: request.headers["authorization"], remoteAddress: Option.getOrUndefined(request.remoteAddress) }),
+            (caller) => {
+              if (Option.isSome(served)) served.value.caller = caller
+              return caller
+            }
+          )
         })
     })
   })
@@ -41,24 +43,32 @@ export const AdmissionLive = Layer.effect(
   Effect.gen(function* () {
     const settings = yield* Settings
     const quota = yield* Quota
-    return Effect.gen(function* () {
-      const { params, route: matched } = yield* HttpRouter.RouteContext
+    return Effect.withFiberRuntime((fiber) => {
+      const context = fiber.currentContext
+      const { params, route: matched } = Context.unsafeGet(context, HttpRouter.RouteContext)
       const route = endpoints.get(`${matched.method} ${matched.path}`)
-      const caller = yield* Effect.serviceOption(CurrentCaller)
+      const caller = Context.getOption(context, CurrentCaller)
       if (route === undefined || Option.isNone(caller)) {
-        return yield* Effect.dieMessage(`admission without ${route === undefined ? `a declared endpoint (${matched.method} ${matched.path})` : "authentication"}`)
+        return Effect.dieMessage(`admission without ${route === undefined ? `a declared endpoint (${matched.method} ${matched.path})` : "authentication"}`)
       }
       // The router matches an empty parameter (`/patent//citations`); as a path it names no route.
-      for (const key in params) if (params[key] === "") return yield* Effect.fail(new RouteNotFound({ message: "no such route" }))
-      const served = yield* Effect.serviceOption(Served)
+      for (const key in params) if (params[key] === "") return Effect.fail(new RouteNotFound({ message: "no such route" }))
+      const served = Context.getOption(context, Served)
       if (Option.isSome(served)) served.value.route = route
-      yield* requirePermission(caller.value, route.access.permission)
+      const request = Context.unsafeGet(context, HttpServerRequest.HttpServerRequest)
+      const permitted = requirePermission(caller.value, route.access.permission)
+      const admitted = route.access.metered ? Effect.zipRight(permitted, quota.admit(caller.value)) : permitted
+      // A lookup (GET, no body): permission and quota are all there is to admit.
+      if (Option.isNone(route.payloadSchema) && (request.method === "GET" || request.method === "HEAD")) return Effect.as(admitted, request)
       // Read only for an admitted caller, once, from the socket (api/http/middleware/body.ts).
       const bodyLimit = Math.min(settings.maxBodyBytes, route.access.maxBodyBytes ?? Infinity)
-      const request = yield* bufferBody(yield* HttpServerRequest.HttpServerRequest, bodyLimit)
-      if (route.access.metered) yield* quota.admit(caller.value)
-      if (Option.isSome(route.payloadSchema)) yield* readJsonBody(request, bodyLimit)
-      return request
+      return Effect.gen(function* () {
+        yield* permitted
+        const buffered = yield* bufferBody(request, bodyLimit)
+        if (route.access.metered) yield* quota.admit(caller.value)
+        if (Option.isSome(route.payloadSchema)) yield* readJsonBody(buffered, bodyLimit)
+        return buffered
+      })
     })
   })
 )
