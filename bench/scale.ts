@@ -297,8 +297,23 @@ const nonEmpty = (what: string, n: unknown) => (Number(n) > 0 ? undefined : `no 
 /** A batch of n claim-bearing application numbers, different for each request. */
 const batch = (apps: ReadonlyArray<string>, i: number, n: number) => Array.from({ length: n }, (_, j) => at(apps, i * n + j))
 
+/**
+ * The antecedent checker's cost follows the claims it reads (their number and length), and a
+ * random 100 applications of one corpus differ from another 100 in that by a third or more: the
+ * two sizes' checks are drawn from the same band of claim-set lengths, so their growth compares
+ * like with like, and the GET and the POST check the same applications (what the GET adds is the
+ * read of the filed claims).
+ */
+const CLAIM_SET_CHARS = { min: 3_000, max: 8_000 }
+const claimSetChars = (a: Inputs["claimApps"][number]) => a.claims.reduce((n, c) => n + c.text.length, 0)
+const banded = (apps: Inputs["claimApps"]) => {
+  const inBand = apps.filter((a) => claimSetChars(a) >= CLAIM_SET_CHARS.min && claimSetChars(a) <= CLAIM_SET_CHARS.max)
+  return inBand.length >= 10 ? inBand : apps
+}
+
 const scenarios = (inp: Inputs): ReadonlyArray<Scenario> => {
   const apps = inp.claimApps
+  const checked = banded(apps)
   // Distinct query texts for the three search modes and locate: no vector or result cache hit.
   // Utility and plant applications with an abstract and a distinct first claim (design claims
   // repeat one sentence, which the result cache would answer).
@@ -409,14 +424,14 @@ const scenarios = (inp: Inputs): ReadonlyArray<Scenario> => {
       name: "POST /claim-validation/antecedent-basis (text)",
       route: "POST /claim-validation/antecedent-basis",
       lookup: false,
-      call: (i) => ({ method: "POST", path: "/claim-validation/antecedent-basis", body: { claims: at(apps, i + 3).claims } })
+      call: (i) => ({ method: "POST", path: "/claim-validation/antecedent-basis", body: { claims: at(checked, i + 3).claims } })
     },
     {
       name: "GET /claim-validation/antecedent-basis/{appNum}",
       route: "GET /claim-validation/antecedent-basis/{appNum}",
       target: GET_TARGET,
       lookup: true,
-      call: (i) => ({ method: "GET", path: `/claim-validation/antecedent-basis/${at(apps, i + 5).appNum}` }),
+      call: (i) => ({ method: "GET", path: `/claim-validation/antecedent-basis/${at(checked, i + 3).appNum}` }),
       check: (j) => (j?.available === false ? `not available: ${j?.reason}` : undefined)
     },
     {
