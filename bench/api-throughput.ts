@@ -6,7 +6,10 @@
  * quota counter too. The service runs as `make serve` runs it (api/serve.ts in a child process,
  * with its supervised hub), so the load generator does not share its event loop.
  *
- *   node --import tsx bench/api-throughput.ts [--artifacts artifacts/current[,DIR…]] [--seconds 5]
+ *   node --import tsx bench/api-throughput.ts [--artifacts artifacts/current[,DIR…]] [--seconds 5] [--before FILE]
+ *
+ * --before FILE: an earlier result of this benchmark (the older code run on the same machine just
+ * before, say), printed and recorded beside this run's figures.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs"
@@ -21,6 +24,7 @@ const arg = (name: string, fallback: string) => (process.argv.includes(name) ? p
 const seconds = Number(arg("--seconds", "5"))
 /** Several versions (comma-separated) are measured one after another, each served alone: the sample beside 1M, say. */
 const artifactDirs = arg("--artifacts", "artifacts/current").split(",").map((d) => fs.realpathSync(d))
+const beforeFile = process.argv.includes("--before") ? arg("--before", "") : undefined
 
 interface Inputs {
   readonly version: string
@@ -136,7 +140,21 @@ printTable(`API throughput (${seconds} s each, real answers)`, rows, [
   ["requests", (r) => String(r.total)],
   ["non-200", (r) => String(r.non200)]
 ])
+/** The earlier run's rows, matched to this run's by corpus size, scenario and connections. */
+const before = beforeFile ? (JSON.parse(fs.readFileSync(beforeFile, "utf8")) as { at: string; rows: ReadonlyArray<Row> }) : undefined
+const beforeOf = (r: Row) => before?.rows.find((b) => b.applications === r.applications && b.scenario === r.scenario && b.connections === r.connections)
+if (before) {
+  printTable(`Before (${before.at}) and now, req/s`, rows, [
+    ["applications", (r) => r.applications.toLocaleString("en-US")],
+    ["scenario", (r) => r.scenario],
+    ["conns", (r) => String(r.connections)],
+    ["before", (r) => String(beforeOf(r)?.requestsPerSecond ?? "–")],
+    ["now", (r) => String(r.requestsPerSecond)],
+    ["ratio", (r) => (beforeOf(r) ? (r.requestsPerSecond / beforeOf(r)!.requestsPerSecond).toFixed(2) : "–")]
+  ])
+}
 await writeResult("api-throughput", {
+  ...(before ? { measuredBefore: { at: before.at, rows: before.rows } } : {}),
   versions: artifactDirs.map((d) => path.basename(d)),
   seconds,
   node: process.version,
