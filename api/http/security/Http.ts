@@ -57,15 +57,15 @@ export const AdmissionLive = Layer.effect(
       if (Option.isSome(served)) served.value.route = route
       const request = Context.unsafeGet(context, HttpServerRequest.HttpServerRequest)
       const permitted = requirePermission(caller.value, route.access.permission)
-      const admitted = route.access.metered ? Effect.zipRight(permitted, quota.admit(caller.value)) : permitted
+      const counted = route.access.metered ? quota.admit(caller.value) : Effect.void
       // A lookup (GET, no body): permission and quota are all there is to admit.
-      if (Option.isNone(route.payloadSchema) && (request.method === "GET" || request.method === "HEAD")) return Effect.as(admitted, request)
+      if (Option.isNone(route.payloadSchema) && (request.method === "GET" || request.method === "HEAD")) return Effect.as(Effect.zipRight(permitted, counted), request)
       // Read only for an admitted caller, once, from the socket (api/http/middleware/body.ts).
       const bodyLimit = Math.min(settings.maxBodyBytes, route.access.maxBodyBytes ?? Infinity)
       return Effect.gen(function* () {
         yield* permitted
         const buffered = yield* bufferBody(request, bodyLimit)
-        if (route.access.metered) yield* quota.admit(caller.value)
+        yield* counted
         if (Option.isSome(route.payloadSchema)) yield* readJsonBody(buffered, bodyLimit)
         return buffered
       })
