@@ -2,7 +2,9 @@
  * The dense channel: cosine k-NN over the memory-mapped usearch index, whose candidates are
  * re-scored exactly from the stored unit vectors (core/index/hnsw.ts ServedIndex; from memory
  * here when the vectors are resident, else by positioned reads of vectors.f32), so scores are
- * exact cosines whatever the index's quantization.
+ * exact cosines whatever the index's quantization. Single vectors (pseudo-relevance feedback, the
+ * cosines reported) come from the same place, so an answer does not depend on residency; only a
+ * filtered search's strategy does (an exact subset scan needs resident vectors).
  *
  * Filters must not starve the result list. Unfiltered, one HNSW search. Filtered, the search
  * widens (k × 4 each round) until enough admitted keys are found or k covers the index; when
@@ -12,6 +14,7 @@
 import { ServedIndex } from "../index/hnsw.ts"
 import type { Scored } from "./top-k.ts"
 import { TopK } from "./top-k.ts"
+import type { UnitRows } from "./vector-rows.ts"
 
 export interface VectorIndexLike {
   search(vector: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array }
@@ -46,18 +49,21 @@ export class DenseChannel {
     /** Keys below this have vectors in the index. */
     private readonly vectorCount: number,
     /** Row-major unit vectors by key, when resident (enables exact subset scans). */
-    private readonly vectors?: Float32Array
+    private readonly vectors?: Float32Array,
+    /** Rows read by position when the vectors are not resident, so single vectors are still there. */
+    private readonly rows?: UnitRows
   ) {
     this.index = vectors && index instanceof ServedIndex ? index.withResidentVectors(vectors) : index
   }
 
-  /** The unit vector of a key, when vectors are resident. */
+  /** The unit vector of a key: from memory when resident, else read by position. */
   vectorOf(key: number): Float32Array | undefined {
-    if (!this.vectors || key < 0 || key >= this.vectorCount) return undefined
+    if (key < 0 || key >= this.vectorCount) return undefined
+    if (!this.vectors) return this.rows?.row(key)
     return this.vectors.subarray(key * this.dims, (key + 1) * this.dims)
   }
 
-  /** Cosine of a query with a key's resident vector (undefined when not resident). */
+  /** Cosine of a query with a key's unit vector (undefined for a key without one). */
   cosine(query: Float32Array, key: number): number | undefined {
     const v = this.vectorOf(key)
     if (!v) return undefined

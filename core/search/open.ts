@@ -1,10 +1,11 @@
 /**
  * Opens everything a search needs from one artifact version, once: the searchable corpus maps,
- * the memory-mapped vector index, resident unit vectors (for exact filtered scans, when they fit
- * the budget), the lexical index and the citation graph. `exclude` drops applications and every
+ * the memory-mapped vector index, the unit vectors (resident when they fit the budget, else read
+ * by position), the lexical index and the citation graph. `exclude` drops applications and every
  * citation edge touching them (the benchmark's held-out queries).
  */
 import * as fs from "node:fs/promises"
+import * as os from "node:os"
 import * as path from "node:path"
 import { viewIndex, type Quantization } from "../index/hnsw.ts"
 import { normalizeRows, readVectorFile, vectorFilePath } from "../index/vector-file.ts"
@@ -13,9 +14,19 @@ import { loadSearchCorpus, type Rows, type SearchCorpus } from "./corpus.ts"
 import { DenseChannel } from "./dense.ts"
 import { LexicalIndex } from "./lexical.ts"
 import { StoredDocuments } from "./stored.ts"
+import { openUnitRows, type UnitRows } from "./vector-rows.ts"
 
-/** Resident vectors (f32) are kept up to this many bytes; beyond it filtered searches widen the HNSW search instead. */
-export const DEFAULT_VECTOR_BUDGET_BYTES = 1 << 30
+/**
+ * The share of physical memory the resident unit vectors (f32) may take. Resident, a search
+ * re-scores its candidates from memory and a filtered search scans a small admitted subset
+ * exactly; past the budget candidates are read by position and filtered searches widen the HNSW
+ * search. A fixed budget (1 GiB until 2026-11) stopped fitting when the ensemble encoder made
+ * vectors 356 wide (1.42 GB at 1M) and doubled plain search's p50 at 1M; a share of RAM follows
+ * the machine: at 10.5M applications the rows are 15 GB, within a quarter of a 64 GB server.
+ */
+export const VECTOR_MEMORY_SHARE = 0.25
+
+export const defaultVectorBudgetBytes = (totalMemory = os.totalmem()) => Math.floor(totalMemory * VECTOR_MEMORY_SHARE)
 
 export interface SearchState {
   readonly versionDir: string
@@ -33,6 +44,7 @@ export interface SearchState {
 }
 
 export interface OpenOptions {
+  /** Bytes of resident unit vectors allowed (default: defaultVectorBudgetBytes()). */
   readonly vectorBudgetBytes?: number
   /** Keep the loaded edge list beside the graph (it doubles the graph's memory; the API does not). */
   readonly keepEdges?: boolean
@@ -57,10 +69,13 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
   const corpus = await loadSearchCorpus(rows)
   const index = viewIndex(path.join(versionDir, "index", "hnsw.usearch"), info.dims, info.quantization)
   let vectors: Float32Array | undefined
-  if (corpus.vectorCount * info.dims * 4 <= (o.vectorBudgetBytes ?? DEFAULT_VECTOR_BUDGET_BYTES)) {
+  let unitRows: UnitRows | undefined
+  if (corpus.vectorCount * info.dims * 4 <= (o.vectorBudgetBytes ?? defaultVectorBudgetBytes())) {
     vectors = (await readVectorFile(vectorFilePath(versionDir), info.dims, corpus.vectorCount)) ?? (await vectorsFromParquet(rows, info.dims, corpus.vectorCount))
+  } else {
+    unitRows = openUnitRows(vectorFilePath(versionDir), info.dims, corpus.vectorCount)
   }
-  const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors)
+  const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors, unitRows)
   const lexical = (await exists(path.join(versionDir, "lexical", "postings.bin"))) ? await LexicalIndex.open(versionDir, rows, corpus) : undefined
   const stored = await StoredDocuments.open(versionDir, rows, corpus.keyOf, corpus.size)
   const edges = await loadCitationEdges(rows, corpus.keyOf, o.dropEdge ? (e) => !o.dropEdge!(e) : undefined)
@@ -76,6 +91,7 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
     ...(o.keepEdges ? { edges } : {}),
     vectorsResident: vectors !== undefined,
     close: async () => {
+      unitRows?.close()
       await lexical?.close()
       await stored?.close()
     }

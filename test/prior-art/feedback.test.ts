@@ -52,7 +52,7 @@ describe("pseudo-relevance feedback", () => {
     expect(withFeedback.similarity.get(5)).toBeCloseTo(Math.cos((24 * Math.PI) / 180), 5)
   })
 
-  it("is skipped when vectors are not resident (nothing to average)", async () => {
+  it("is skipped when the version has no stored vectors to average (built before vectors.f32)", async () => {
     const angles = [12, 14, 16, 18, -19, 24]
     const resident = channelOver(angles)
     const bare = new DenseChannel((resident as unknown as { index: VectorIndexLike }).index, 2, angles.length)

@@ -1,0 +1,75 @@
+/**
+ * A search answers the same whether the unit vectors fit the memory budget (resident) or are read
+ * by position from vectors.f32: the national corpus on a smaller machine must not silently lose
+ * pseudo-relevance feedback or change its reported similarities.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { defaultVectorBudgetBytes, openSearchState, type SearchState } from "../../core/search/open.ts"
+import { retrieve } from "../../core/search/retrieve.ts"
+
+const VIEWS = [
+  ["applications", "tables/applications"],
+  ["cpc_assignments", "tables/cpc_assignments"],
+  ["citations", "tables/citations"],
+  ["vectors", "index/vectors"],
+  ["lexical_terms", "lexical/lexical_terms"],
+  ["lexical_docs", "lexical/lexical_docs"],
+  ["stored_docs", "documents/stored_docs"]
+]
+
+describe("unit vectors resident or read by position", () => {
+  const versionDir = inject("sampleArtifacts")
+  let resident: SearchState
+  let onDisk: SearchState
+  let close: () => void
+
+  beforeAll(async () => {
+    const db = await DuckDBInstance.create(":memory:")
+    const c = await db.connect()
+    for (const [view, file] of VIEWS) await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${versionDir}/${file}.parquet')`)
+    const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()
+    resident = await openSearchState(versionDir, rows)
+    onDisk = await openSearchState(versionDir, rows, { vectorBudgetBytes: 0 })
+    close = () => {
+      c.closeSync()
+      db.closeSync()
+    }
+  })
+  afterAll(async () => {
+    await resident?.close()
+    await onDisk?.close()
+    close?.()
+  })
+
+  it("keeps vectors resident within a quarter of RAM and reads them by position past it", () => {
+    expect(defaultVectorBudgetBytes(64 * 2 ** 30)).toBe(16 * 2 ** 30)
+    expect(resident.vectorsResident).toBe(true)
+    expect(onDisk.vectorsResident).toBe(false)
+    const key = 7
+    expect([...onDisk.dense.vectorOf(key)!]).toEqual([...resident.dense.vectorOf(key)!])
+    expect(onDisk.dense.vectorOf(-1)).toBeUndefined()
+    expect(onDisk.dense.vectorOf(onDisk.corpus.vectorCount)).toBeUndefined()
+  })
+
+  it("gives the same hits, feedback documents and similarities for plain and hybrid searches", async () => {
+    const channels = [
+      { dense: true, citations: true, lexical: false },
+      { dense: true, citations: true, lexical: true }
+    ]
+    // Queries: stored vectors of spread-out applications, nudged so they are not the record itself.
+    const step = Math.floor(resident.corpus.vectorCount / 6)
+    for (const [i, key] of [step, 2 * step, 3 * step, 4 * step].entries()) {
+      const own = resident.dense.vectorOf(key)!
+      const other = resident.dense.vectorOf(key + 1)!
+      const vector = Float32Array.from(own, (x, j) => x + 0.5 * other[j]!)
+      const request = { vector, text: resident.corpus.appNums[key]!, depth: 20, channels: channels[i % 2]! }
+      const a = await retrieve({ dense: resident.dense, stored: resident.stored, lexical: resident.lexical, graph: resident.graph }, request)
+      const b = await retrieve({ dense: onDisk.dense, stored: onDisk.stored, lexical: onDisk.lexical, graph: onDisk.graph }, request)
+      expect(a.feedback.length).toBeGreaterThan(0)
+      expect(b.feedback).toEqual(a.feedback)
+      expect(b.hits).toEqual(a.hits)
+      expect([...b.similarity]).toEqual([...a.similarity])
+    }
+  })
+})
