@@ -557,7 +557,7 @@ const memoryOf = (pid: number) => {
   }
 }
 
-/** The hub: the API process's child running the inference hub. */
+/** The hub: the API process's child running the inference hub (its esbuild bundle, api/hub/bundle.ts, or its sources through tsx). */
 const hubPid = (apiPid: number) => {
   const children = fs
     .readdirSync(`/proc/${apiPid}/task`)
@@ -570,7 +570,8 @@ const hubPid = (apiPid: number) => {
     })
   return children.find((pid) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("inference-hub")
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      return cmdline.includes("inference-hub") || cmdline.includes("patent-hub/hub.mjs")
     } catch {
       return false
     }
