@@ -34,23 +34,22 @@ const rowOf = (columns: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =
 
 type Connection = Awaited<ReturnType<DuckDBInstance["connect"]>>
 
-/** A spec's records in key order, serialised, from its rows (grouped specs gather a key's rows into one list). */
-async function* recordsOf(conn: Connection, spec: RecordSpec, sql: string, tick: (n: number) => void): AsyncGenerator<{ key: string; bytes: Buffer }> {
+/** A spec's records in key order, as JSON text, from its rows (grouped specs gather a key's rows into one list). */
+async function* recordsOf(conn: Connection, spec: RecordSpec, sql: string, tick: (n: number) => void): AsyncGenerator<{ key: string; json: string }> {
   const result = await conn.stream(sql)
   const columns = result.columnNames()
   let currentKey: unknown
   let group: Array<Record<string, unknown>> = []
-  const serialised = (record: unknown) => Buffer.from(JSON.stringify(record), "utf8")
   for await (const rows of result.yieldRowsJs()) {
     for (const values of rows) {
       const key = plain(values[0])
       if (key === null || key === undefined) continue
       if (!spec.grouped) {
-        yield { key: String(key), bytes: serialised(rowOf(columns, values)) }
+        yield { key: String(key), json: JSON.stringify(rowOf(columns, values)) }
         continue
       }
       if (key !== currentKey) {
-        if (group.length) yield { key: String(currentKey), bytes: serialised(group) }
+        if (group.length) yield { key: String(currentKey), json: JSON.stringify(group) }
         group = []
         currentKey = key
       }
@@ -58,7 +57,12 @@ async function* recordsOf(conn: Connection, spec: RecordSpec, sql: string, tick:
     }
     tick(rows.length)
   }
-  if (group.length) yield { key: String(currentKey), bytes: serialised(group) }
+  if (group.length) yield { key: String(currentKey), json: JSON.stringify(group) }
+}
+
+/** Fresh records as the take-over merge copies them: bytes (a night's new and changed keys, few). */
+async function* encoded(records: AsyncIterable<{ key: string; json: string }>) {
+  for await (const r of records) yield { key: r.key, bytes: Buffer.from(r.json, "utf8") }
 }
 
 /**
@@ -69,7 +73,7 @@ async function* recordsOf(conn: Connection, spec: RecordSpec, sql: string, tick:
 const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, earlierDir: string | undefined, tick: (n: number) => void) => {
   const writer = await openRecordWriter(workDir, spec.name, spec.kind)
   if (spec.kind === RecordFileKind.Ordinal) {
-    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addBytes(Number(r.key), r.bytes)
+    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addJson(Number(r.key), r.json)
     const written = await writer.finish()
     return { ...written, note: undefined }
   }
@@ -78,10 +82,10 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   let takeOver: { takenOver: number; replaced: number } | undefined
   if (earlier) {
     const dropped = await changedKeys(conn, earlier.fingerprints, "_fingerprints", "_fresh")
-    const fresh = recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick)
+    const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
     takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), dropped, fresh, writer), replaced: dropped.size }
   } else {
-    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addBytes(r.key, r.bytes)
+    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addJson(r.key, r.json)
   }
   const written = await writer.finish()
   const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
