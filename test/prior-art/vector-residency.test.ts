@@ -3,20 +3,10 @@
  * by position from vectors.f32: the national corpus on a smaller machine must not silently lose
  * pseudo-relevance feedback or change its reported similarities.
  */
-import { DuckDBInstance } from "@duckdb/node-api"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { defaultVectorBudgetBytes, openSearchState, type SearchState } from "../../core/search/open.ts"
 import { retrieve } from "../../core/search/retrieve.ts"
-
-const VIEWS = [
-  ["applications", "tables/applications"],
-  ["cpc_assignments", "tables/cpc_assignments"],
-  ["citations", "tables/citations"],
-  ["vectors", "index/vectors"],
-  ["lexical_terms", "lexical/lexical_terms"],
-  ["lexical_docs", "lexical/lexical_docs"],
-  ["stored_docs", "documents/stored_docs"]
-]
+import { openSearchTables } from "../../bench/search-tables.ts"
 
 describe("unit vectors resident or read by position", () => {
   const versionDir = inject("sampleArtifacts")
@@ -25,16 +15,10 @@ describe("unit vectors resident or read by position", () => {
   let close: () => void
 
   beforeAll(async () => {
-    const db = await DuckDBInstance.create(":memory:")
-    const c = await db.connect()
-    for (const [view, file] of VIEWS) await c.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${versionDir}/${file}.parquet')`)
-    const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()
-    resident = await openSearchState(versionDir, rows)
-    onDisk = await openSearchState(versionDir, rows, { vectorBudgetBytes: 0 })
-    close = () => {
-      c.closeSync()
-      db.closeSync()
-    }
+    const tables = await openSearchTables(versionDir)
+    resident = await openSearchState(versionDir, tables.rows)
+    onDisk = await openSearchState(versionDir, tables.rows, { vectorBudgetBytes: 0 })
+    close = tables.close
   })
   afterAll(async () => {
     await resident?.close()
