@@ -74,7 +74,7 @@ const measure = async (versionDir: string): Promise<Measured> => {
   const { LexicalIndex } = await import("../core/search/lexical.ts")
   const { StoredDocuments } = await import("../core/search/stored.ts")
   const { CitationGraph, loadCitationEdges } = await import("../core/search/citations.ts")
-  const { defaultVectorBudgetBytes } = await import("../core/search/open.ts")
+  const { vectorsFitBudget } = await import("../core/search/open.ts")
   const { RecordFile } = await import("../core/serving/reader.ts")
   step("code loaded")
 
@@ -86,7 +86,7 @@ const measure = async (versionDir: string): Promise<Measured> => {
   const index = viewIndex(indexFile, info.dims, info.quantization)
   step(`vector index (${info.quantization}, memory-mapped; file size is the most it makes resident)`, { fileMb: mb(fs.statSync(indexFile).size) })
 
-  const resident = corpus.vectorCount * info.dims * 4 <= defaultVectorBudgetBytes()
+  const resident = vectorsFitBudget(corpus.vectorCount, info.dims)
   const vectors = resident ? await readVectorFile(vectorFilePath(versionDir), info.dims, corpus.vectorCount) : undefined
   const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors)
   step(resident ? "resident unit vectors (within a quarter of RAM)" : "unit vectors (over a quarter of RAM: read by position from vectors.f32)", {

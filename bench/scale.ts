@@ -34,6 +34,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { type Column, printTable, writeResult } from "./report.ts"
+import { HUB_BUNDLE } from "../api/hub/bundle.ts"
 import { serveForBench } from "./serve-process.ts"
 
 const { values } = parseArgs({
@@ -571,7 +572,7 @@ const hubPid = (apiPid: number) => {
   return children.find((pid) => {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")
-      return cmdline.includes("inference-hub") || cmdline.includes("patent-hub/hub.mjs")
+      return cmdline.includes("inference-hub") || cmdline.includes(HUB_BUNDLE)
     } catch {
       return false
     }

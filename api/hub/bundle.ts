@@ -19,7 +19,8 @@ import { fileURLToPath } from "node:url"
 const HUB_MAIN = fileURLToPath(new URL("../inference-hub/main.ts", import.meta.url))
 const ROOT = path.resolve(path.dirname(HUB_MAIN), "../..")
 const CACHE = path.join(ROOT, "node_modules", ".cache", "patent-hub")
-const BUNDLE = path.join(CACHE, "hub.mjs")
+/** The hub's bundle, which `make serve` starts (bench/scale.ts finds the hub process by it). */
+export const HUB_BUNDLE = path.join(CACHE, "hub.mjs")
 const STAMP = path.join(CACHE, "hub.inputs.json")
 
 /** Packages with native parts or files of their own that must load from node_modules, not from the bundle. */
@@ -35,7 +36,7 @@ const stampOf = async (files: ReadonlyArray<string>): Promise<Stamp | undefined>
 
 const upToDate = async () => {
   const recorded = JSON.parse(await fs.readFile(STAMP, "utf8").catch(() => "null")) as Stamp | null
-  if (!recorded || !(await fs.access(BUNDLE).then(() => true, () => false))) return false
+  if (!recorded || !(await fs.access(HUB_BUNDLE).then(() => true, () => false))) return false
   const now = await stampOf(Object.keys(recorded))
   return now !== undefined && Object.entries(recorded).every(([f, [size, mtime]]) => now[f][0] === size && now[f][1] === mtime)
 }
@@ -43,7 +44,7 @@ const upToDate = async () => {
 const rebuild = async () => {
   const { build } = await import("esbuild")
   await fs.mkdir(CACHE, { recursive: true })
-  const temporary = `${BUNDLE}.${process.pid}.${Date.now()}.tmp`
+  const temporary = `${HUB_BUNDLE}.${process.pid}.${Date.now()}.tmp`
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [path.relative(ROOT, HUB_MAIN)],
@@ -60,7 +61,7 @@ const rebuild = async () => {
   })
   const stamp = await stampOf(Object.keys(result.metafile.inputs))
   if (!stamp) throw new Error("a bundled file disappeared while bundling")
-  await fs.rename(temporary, BUNDLE)
+  await fs.rename(temporary, HUB_BUNDLE)
   const stampTemporary = `${STAMP}.${process.pid}.${Date.now()}.tmp`
   await fs.writeFile(stampTemporary, JSON.stringify(stamp))
   await fs.rename(stampTemporary, STAMP)
@@ -70,7 +71,7 @@ const rebuild = async () => {
 export const hubCommand = async (): Promise<ReadonlyArray<string>> => {
   try {
     if (!(await upToDate())) await rebuild()
-    return [BUNDLE]
+    return [HUB_BUNDLE]
   } catch {
     return ["--import", "tsx", HUB_MAIN]
   }

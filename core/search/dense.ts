@@ -14,7 +14,7 @@
 import { ServedIndex } from "../index/hnsw.ts"
 import type { Scored } from "./top-k.ts"
 import { TopK } from "./top-k.ts"
-import type { UnitRows } from "./vector-rows.ts"
+import type { VectorRows } from "../index/vector-file.ts"
 
 export interface VectorIndexLike {
   search(vector: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array }
@@ -50,30 +50,20 @@ export class DenseChannel {
     private readonly vectorCount: number,
     /** Row-major unit vectors by key, when resident (enables exact subset scans). */
     private readonly vectors?: Float32Array,
-    /** Rows read by position when the vectors are not resident, so single vectors are still there. */
-    private readonly rows?: UnitRows
+    /** vectors.f32 read by position when the vectors are not resident, so single vectors are still there. */
+    private readonly rows?: VectorRows
   ) {
     this.index = vectors && index instanceof ServedIndex ? index.withResidentVectors(vectors) : index
   }
 
-  /** The unit vector of a key: from memory when resident, else read by position. */
-  vectorOf(key: number): Float32Array | undefined {
-    if (key < 0 || key >= this.vectorCount) return undefined
-    if (!this.vectors) return this.rows?.row(key)
-    return this.vectors.subarray(key * this.dims, (key + 1) * this.dims)
-  }
-
-  /** Cosine of a query with a key's unit vector (undefined for a key without one). */
-  cosine(query: Float32Array, key: number): number | undefined {
-    const v = this.vectorOf(key)
-    if (!v) return undefined
-    let dot = 0
-    let norm = 0
-    for (let j = 0; j < v.length; j++) {
-      dot += v[j] * query[j]
-      norm += query[j] * query[j]
-    }
-    return dot / (Math.sqrt(norm) || 1)
+  /**
+   * The unit vectors of `keys` that have one: from memory when resident, else read by position
+   * (one read each, in parallel). Keys outside the index are left out.
+   */
+  async vectorsOf(keys: ReadonlyArray<number>): Promise<Map<number, Float32Array>> {
+    const wanted = keys.filter((key) => Number.isInteger(key) && key >= 0 && key < this.vectorCount)
+    if (this.vectors) return new Map(wanted.map((key) => [key, this.vectors!.subarray(key * this.dims, (key + 1) * this.dims)]))
+    return this.rows ? this.rows.read(wanted) : new Map()
   }
 
   private hnsw(query: Float32Array, k: number, accepts: (key: number) => boolean, depth: number) {

@@ -8,13 +8,12 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { viewIndex, type Quantization } from "../index/hnsw.ts"
-import { normalizeRows, readVectorFile, vectorFilePath } from "../index/vector-file.ts"
+import { normalizeRows, readVectorFile, vectorFilePath, VectorRows } from "../index/vector-file.ts"
 import { type CitationEdge, type CitationEdges, CitationGraph, loadCitationEdges } from "./citations.ts"
 import { loadSearchCorpus, type Rows, type SearchCorpus } from "./corpus.ts"
 import { DenseChannel } from "./dense.ts"
 import { LexicalIndex } from "./lexical.ts"
 import { StoredDocuments } from "./stored.ts"
-import { openUnitRows, type UnitRows } from "./vector-rows.ts"
 
 /**
  * The share of physical memory the resident unit vectors (f32) may take. Resident, a search
@@ -27,6 +26,9 @@ import { openUnitRows, type UnitRows } from "./vector-rows.ts"
 export const VECTOR_MEMORY_SHARE = 0.25
 
 export const defaultVectorBudgetBytes = (totalMemory = os.totalmem()) => Math.floor(totalMemory * VECTOR_MEMORY_SHARE)
+
+/** Whether `count` unit vectors of `dims` f32 are kept resident under `budget` bytes. */
+export const vectorsFitBudget = (count: number, dims: number, budget = defaultVectorBudgetBytes()) => count * dims * 4 <= budget
 
 export interface SearchState {
   readonly versionDir: string
@@ -69,13 +71,13 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
   const corpus = await loadSearchCorpus(rows)
   const index = viewIndex(path.join(versionDir, "index", "hnsw.usearch"), info.dims, info.quantization)
   let vectors: Float32Array | undefined
-  let unitRows: UnitRows | undefined
-  if (corpus.vectorCount * info.dims * 4 <= (o.vectorBudgetBytes ?? defaultVectorBudgetBytes())) {
+  let vectorRows: VectorRows | undefined
+  if (vectorsFitBudget(corpus.vectorCount, info.dims, o.vectorBudgetBytes)) {
     vectors = (await readVectorFile(vectorFilePath(versionDir), info.dims, corpus.vectorCount)) ?? (await vectorsFromParquet(rows, info.dims, corpus.vectorCount))
   } else {
-    unitRows = openUnitRows(vectorFilePath(versionDir), info.dims, corpus.vectorCount)
+    vectorRows = await VectorRows.open(vectorFilePath(versionDir), info.dims, corpus.vectorCount)
   }
-  const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors, unitRows)
+  const dense = new DenseChannel(index, info.dims, corpus.vectorCount, vectors, vectorRows)
   const lexical = (await exists(path.join(versionDir, "lexical", "postings.bin"))) ? await LexicalIndex.open(versionDir, rows, corpus) : undefined
   const stored = await StoredDocuments.open(versionDir, rows, corpus.keyOf, corpus.size)
   const edges = await loadCitationEdges(rows, corpus.keyOf, o.dropEdge ? (e) => !o.dropEdge!(e) : undefined)
@@ -91,7 +93,7 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
     ...(o.keepEdges ? { edges } : {}),
     vectorsResident: vectors !== undefined,
     close: async () => {
-      unitRows?.close()
+      await vectorRows?.close()
       await lexical?.close()
       await stored?.close()
     }

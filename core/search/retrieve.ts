@@ -59,6 +59,17 @@ export interface RetrievalParts {
   readonly graph?: CitationGraph
 }
 
+/** Cosine of a query with a unit vector. */
+const cosineToUnit = (query: Float32Array, unit: Float32Array) => {
+  let dot = 0
+  let norm = 0
+  for (let j = 0; j < unit.length; j++) {
+    dot += unit[j]! * query[j]!
+    norm += query[j]! * query[j]!
+  }
+  return dot / (Math.sqrt(norm) || 1)
+}
+
 export const poolFor = (depth: number) => Math.max(2 * depth, 100)
 
 export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Promise<Retrieval> => {
@@ -81,13 +92,17 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     if (r.feedback !== false) {
       // Feedback comes from the best records by evidence: five title records would pull the query toward titles.
       const firstRound = reciprocalRankFusion([{ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored).map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
-      const vectors = firstRound.slice(0, FEEDBACK_DOCUMENTS).flatMap((h) => parts.dense.vectorOf(h.key) ?? [])
-      if (vectors.length > 0) {
-        feedback = firstRound.slice(0, FEEDBACK_DOCUMENTS).map((h) => h.key).filter((k) => parts.dense.vectorOf(k))
-        dense = parts.dense.search(rocchioQuery(r.vector!, vectors), { depth: pool, accepts, filtered: r.filtered })
+      const best = await parts.dense.vectorsOf(firstRound.slice(0, FEEDBACK_DOCUMENTS).map((h) => h.key))
+      if (best.size > 0) {
+        feedback = firstRound.slice(0, FEEDBACK_DOCUMENTS).map((h) => h.key).filter((k) => best.has(k))
+        dense = parts.dense.search(rocchioQuery(r.vector!, feedback.map((k) => best.get(k)!)), { depth: pool, accepts, filtered: r.filtered })
         // Reported similarity stays the cosine to the searcher's own query.
         similarity.clear()
-        for (const h of dense.hits) similarity.set(h.key, parts.dense.cosine(r.vector!, h.key) ?? h.score)
+        const hitVectors = await parts.dense.vectorsOf(dense.hits.map((h) => h.key))
+        for (const h of dense.hits) {
+          const v = hitVectors.get(h.key)
+          similarity.set(h.key, v ? cosineToUnit(r.vector!, v) : h.score)
+        }
       }
     }
   }

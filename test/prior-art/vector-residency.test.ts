@@ -26,14 +26,13 @@ describe("unit vectors resident or read by position", () => {
     close?.()
   })
 
-  it("keeps vectors resident within a quarter of RAM and reads them by position past it", () => {
+  it("keeps vectors resident within a quarter of RAM and reads them by position past it", async () => {
     expect(defaultVectorBudgetBytes(64 * 2 ** 30)).toBe(16 * 2 ** 30)
     expect(resident.vectorsResident).toBe(true)
     expect(onDisk.vectorsResident).toBe(false)
     const key = 7
-    expect([...onDisk.dense.vectorOf(key)!]).toEqual([...resident.dense.vectorOf(key)!])
-    expect(onDisk.dense.vectorOf(-1)).toBeUndefined()
-    expect(onDisk.dense.vectorOf(onDisk.corpus.vectorCount)).toBeUndefined()
+    expect([...(await onDisk.dense.vectorsOf([key])).get(key)!]).toEqual([...(await resident.dense.vectorsOf([key])).get(key)!])
+    expect((await onDisk.dense.vectorsOf([-1, onDisk.corpus.vectorCount])).size).toBe(0)
   })
 
   it("gives the same hits, feedback documents and similarities for plain and hybrid searches", async () => {
@@ -44,8 +43,8 @@ describe("unit vectors resident or read by position", () => {
     // Queries: stored vectors of spread-out applications, nudged so they are not the record itself.
     const step = Math.floor(resident.corpus.vectorCount / 6)
     for (const [i, key] of [step, 2 * step, 3 * step, 4 * step].entries()) {
-      const own = resident.dense.vectorOf(key)!
-      const other = resident.dense.vectorOf(key + 1)!
+      const near = await resident.dense.vectorsOf([key, key + 1])
+      const [own, other] = [near.get(key)!, near.get(key + 1)!]
       const vector = Float32Array.from(own, (x, j) => x + 0.5 * other[j]!)
       const request = { vector, text: resident.corpus.appNums[key]!, depth: 20, channels: channels[i % 2]! }
       const a = await retrieve({ dense: resident.dense, stored: resident.stored, lexical: resident.lexical, graph: resident.graph }, request)
