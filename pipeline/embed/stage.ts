@@ -136,27 +136,21 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   const reusedAppender = await out.createAppender("reused")
   // Under a pinned encoder the earlier version's vectors of unchanged texts are taken over.
   const earlier = await earlierVectors(out, ctx.previous?.dir, ctx.workDir, dims)
-  // All unit vectors stay in one growable buffer: the index is built in a single multi-threaded add.
-  let matrix = new Float32Array(dims * 4096)
+  // All unit vectors stay in one buffer: the index is built in a single multi-threaded add. It is
+  // sized once to the application count (an upper bound on the rows): grown by doubling, it held
+  // 5% more than needed at 1M and, while growing, the old and the new copy at once.
+  let matrix = new Float32Array(0)
   // The earlier row each row's vector was taken over from (−1: encoded now): what extends the earlier graph.
-  let origin = new Int32Array(4096)
-  const room = (rows: number) => {
-    if (rows > origin.length) {
-      const grown = new Int32Array(Math.max(origin.length * 2, rows))
-      grown.set(origin)
-      origin = grown
-    }
-    if (rows * dims <= matrix.length) return
-    const grown = new Float32Array(Math.max(matrix.length * 2, rows * dims))
-    grown.set(matrix)
-    matrix = grown
-  }
+  let origin = new Int32Array(0)
   let key = 0
   let withoutText = 0
   let designOrPlant = 0
   let reusedCount = 0
   try {
     await withTables(ctx.workDir, async (conn) => {
+      const applications = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
+      matrix = new Float32Array(applications * dims)
+      origin = new Int32Array(applications)
       const result = await conn.stream(`
         SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
         FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
@@ -212,7 +206,6 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
           }
           const hash = textHash(text)
           const k = key++
-          room(key)
           origin[k] = -1
           const before = earlier?.byApp.get(app_num)
           if (before && before.hash === hash) {
@@ -238,14 +231,19 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     reusedAppender.flushSync()
     reusedAppender.closeSync()
     ctx.progress.info(`texts read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
-    // The tables' database is closed: the whole budget for the join with the earlier vectors and
-    // the sort (at 1M a night's join of 998k taken-over rows ran out of memory at half of it).
-    await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
-    const taken = earlier
-      ? `UNION ALL SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
-      : ""
     // vectors.parquet keeps its FLOAT[] (list) column, whatever the staging type.
-    await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM (SELECT * FROM v ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+    if (earlier) {
+      // The tables' database is closed: the whole budget for the join with the earlier vectors and
+      // the sort (at 1M a night's join of 998k taken-over rows ran out of memory at half of it).
+      await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
+      const taken = `SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
+      await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM (SELECT * FROM v UNION ALL ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+    } else {
+      // Every row was encoded now and appended in key order, which the scan keeps (insertion order
+      // is preserved): no sort. Sorting 1M rows of 356 floats was the full build's peak (7.7 GB
+      // with the matrix beside it).
+      await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM v) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+    }
   } finally {
     out.closeSync()
     await closeStageDatabase(db, spillDir)
