@@ -26,7 +26,11 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3]]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3]] [--tune-plain]
+ *
+ * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
+ * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
+ * tunePlainSearch); prints every trial and exits.
  *
  * --tune-ensemble (sample, ensemble encoder only): re-weights the ensemble's two parts in-process
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
@@ -48,7 +52,7 @@ import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder
 import { type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
-import { applyRerank, type Channels, RERANK_DEPTH, retrieve } from "../core/search/retrieve.ts"
+import { applyRerank, type Channels, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
 import { citedReferences, type Split, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
@@ -68,7 +72,8 @@ const { values } = parseArgs({
     "sample-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
     "tune-ensemble": { type: "string" },
-    "tune-sif": { type: "string" }
+    "tune-sif": { type: "string" },
+    "tune-plain": { type: "boolean", default: false }
   }
 })
 const MAX_QUERIES = Number(values.queries)
@@ -144,7 +149,8 @@ const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolea
   { name: "hybrid+rerank", channels: { dense: true, citations: true, lexical: true }, rerank: true }
 ]
 
-const quality = async (label: string, versionDir: string) => {
+/** A corpus's held-out queries with their vectors from a warm hub, and the search state without their citation edges. */
+const heldOut = async (label: string, versionDir: string) => {
   const db = await openDb(versionDir)
   const base = await openSearchState(versionDir, db.rows, { keepEdges: true })
   // Granted queries with in-corpus references; examiner-cited ones when there are enough.
@@ -196,6 +202,11 @@ const quality = async (label: string, versionDir: string) => {
     const out = await hub.post("/encode", { texts: batch.map((q) => q.text) })
     batch.forEach((q, j) => vectors.set(q.key, Float32Array.from(out.vectors[j])))
   }
+  return { label, versionDir, db, base, texts, queries, state, hub, vectors, relevance }
+}
+
+const quality = async (label: string, versionDir: string) => {
+  const { db, base, texts, queries, state, hub, vectors, relevance } = await heldOut(label, versionDir)
   if (values["tune-ensemble"] && label.startsWith("sample"))
     await sweepEnsembleWeights(versionDir, state, texts, queries.filter((q) => q.split === "dev"), values["tune-ensemble"].split(",").map(Number))
   const candidateText = (k: number) => {
@@ -242,6 +253,98 @@ const quality = async (label: string, versionDir: string) => {
     relevance,
     results
   }
+}
+
+/**
+ * --tune-plain: the plain search's weights (the citation channel's weight in the fusion, seeds,
+ * feedback, the title-record discount, the graph's path and edge weights) by coordinate ascent on
+ * the DEV splits only, from the service's RETRIEVAL_WEIGHTS. One set of weights serves every
+ * corpus, so the objective is the mean over the corpora of plain search's recall@100 over BM25's,
+ * plus a quarter of the same mean for MRR (recall@100 is the target, but a weight that buys a
+ * point of recall with ten of MRR is not taken): each weight in turn takes the value of its grid
+ * that raises it most, twice round.
+ * Prints every trial and writes nothing; the chosen weights are set in core/search and reported
+ * on the test splits by a normal run.
+ */
+const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof heldOut>>>) => {
+  const plain = CONFIGS.find((c) => c.name === "dense+citations")!
+  const bm25 = CONFIGS.find((c) => c.name === "BM25 alone")!
+  const devOf = (c: (typeof corpora)[number]) => c.queries.filter((q) => q.split === "dev")
+  const measure = async (c: (typeof corpora)[number], config: (typeof CONFIGS)[number], weights: RetrievalWeights) => {
+    const sum = { r10: 0, r100: 0, mrr: 0 }
+    const dev = devOf(c)
+    for (const q of dev) {
+      const got = await retrieve(c.state, { vector: c.vectors.get(q.key), text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key, weights })
+      const top = got.hits.slice(0, 100).map((h) => h.key)
+      const found = (n: number) => top.slice(0, n).filter((k) => q.relevant.has(k)).length / q.relevant.size
+      const first = top.findIndex((k) => q.relevant.has(k))
+      sum.r10 += found(10)
+      sum.r100 += found(100)
+      sum.mrr += first === -1 ? 0 : 1 / (first + 1)
+    }
+    const n = dev.length || 1
+    return { recallAt10: sum.r10 / n, recallAt100: sum.r100 / n, mrr: sum.mrr / n }
+  }
+  const baselines = await Promise.all(corpora.map((c) => measure(c, bm25, RETRIEVAL_WEIGHTS)))
+  type Score = { objective: number; ratio: number; mrrRatio: number; perCorpus: Array<{ recallAt100: number; mrr: number; ratio: number; mrrRatio: number }> }
+  const scored = new Map<string, Score>()
+  const score = async (weights: RetrievalWeights): Promise<Score> => {
+    const id = JSON.stringify(weights)
+    const known = scored.get(id)
+    if (known) return known
+    const perCorpus = []
+    for (const [i, c] of corpora.entries()) {
+      const m = await measure(c, plain, weights)
+      perCorpus.push({ ...m, ratio: m.recallAt100 / (baselines[i].recallAt100 || 1), mrrRatio: m.mrr / (baselines[i].mrr || 1) })
+    }
+    const ratio = perCorpus.reduce((a, p) => a + p.ratio, 0) / perCorpus.length
+    const mrrRatio = perCorpus.reduce((a, p) => a + p.mrrRatio, 0) / perCorpus.length
+    const result = { objective: ratio + 0.25 * mrrRatio, ratio, mrrRatio, perCorpus }
+    scored.set(id, result)
+    return result
+  }
+  const better = (a: Score, b: Score) => a.objective > b.objective + 1e-9
+  const grids: Array<[string, ReadonlyArray<number>, (w: RetrievalWeights, x: number) => RetrievalWeights]> = [
+    ["citations", [0.5, 1, 1.5, 2, 3, 4, 6], (w, x) => ({ ...w, citations: x })],
+    ["seeds", [5, 10, 20, 30, 50, 75, 100], (w, x) => ({ ...w, seeds: x })],
+    ["feedback", [0, 0.5, 1, 2], (w, x) => ({ ...w, feedback: x })],
+    ["shortRecord", [0.4, 0.5, 0.6, 0.7, 0.85, 1], (w, x) => ({ ...w, shortRecord: x })],
+    ["backward", [0.25, 0.5, 1], (w, x) => ({ ...w, paths: { ...w.paths, backward: x } })],
+    ["cocitation", [0, 0.15, 0.3, 0.6, 1], (w, x) => ({ ...w, paths: { ...w.paths, cocitation: x } })],
+    ["applicantEdge", [0.2, 0.4, 0.7, 1], (w, x) => ({ ...w, paths: { ...w.paths, applicantEdge: x } })]
+  ]
+  let best = RETRIEVAL_WEIGHTS
+  let bestScore = await score(best)
+  const rows = [{ round: 0, tried: "as shipped", weights: best, ...bestScore }]
+  for (let round = 1; round <= 2; round++) {
+    for (const [name, grid, set] of grids) {
+      for (const x of grid) {
+        const trial = set(best, x)
+        const s = await score(trial)
+        rows.push({ round, tried: `${name} ${x}`, weights: trial, ...s })
+        if (better(s, bestScore)) {
+          best = trial
+          bestScore = s
+        }
+      }
+    }
+  }
+  const show = (w: RetrievalWeights) =>
+    `cit ${w.citations} seeds ${w.seeds} fb ${w.feedback} short ${w.shortRecord} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
+  printTable(
+    `Plain search weights, dev splits only (${corpora.map((c, i) => `${c.label}: ${devOf(c).length} queries, BM25 recall@100 ${baselines[i].recallAt100.toFixed(3)}`).join("; ")})`,
+    rows,
+    [
+      ["round", (r) => String(r.round)],
+      ["tried", (r) => r.tried],
+      ["weights", (r) => show(r.weights)],
+      ...corpora.map((c, i) => [`${c.label} recall@100 / MRR`, (r: (typeof rows)[number]) => `${r.perCorpus[i].recallAt100.toFixed(3)} / ${r.perCorpus[i].mrr.toFixed(3)}`] as const),
+      ["recall@100 × BM25", (r) => r.ratio.toFixed(3)],
+      ["MRR × BM25", (r) => r.mrrRatio.toFixed(3)],
+      ["objective", (r) => r.objective.toFixed(3)]
+    ]
+  )
+  process.stdout.write(`chosen on the dev splits: ${show(best)}: mean ${bestScore.ratio.toFixed(3)}× BM25's recall@100 and ${bestScore.mrrRatio.toFixed(3)}× its MRR (as shipped ${rows[0].ratio.toFixed(3)}× and ${rows[0].mrrRatio.toFixed(3)}×)\n`)
 }
 
 /** Exact inner-product search over row-major unit vectors (the sweep's stand-in for the HNSW index). */
@@ -413,6 +516,13 @@ const latency = async (versionDir: string) => {
 // ---------------------------------------------------------------------------------------------
 
 const f3 = (x: number) => x.toFixed(3)
+if (values["tune-plain"]) {
+  const corpora = [await heldOut("sample (grants)", await sampleDir())]
+  if (!values["sample-only"]) corpora.push(await heldOut("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"]))))
+  await tunePlainSearch(corpora)
+  for (const c of corpora) c.hub.stop()
+  process.exit(0)
+}
 const latencyOnly = values["latency-only"]
 const sample = latencyOnly ? undefined : await quality("sample (grants)", await sampleDir())
 const synth = latencyOnly || values["sample-only"] ? undefined : await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))

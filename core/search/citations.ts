@@ -6,10 +6,12 @@
  * From the top dense hits (seeds, each weighted 1 / (RRF_K + rank) like a fusion vote), a
  * candidate collects evidence along three kinds of path:
  *   seed → cited        the seed's own references                          × 1.0
- *   citer → seed        later applications that cited the seed             × 0.5
- *   co-citation         cited beside the seed by the same citing application × 0.3
- * and each edge counts 1.0 when the examiner cited it, 0.4 when the applicant did: examiners
- * cite what actually bears on the claims, applicants' disclosure statements cast wider.
+ *   citer → seed        later applications that cited the seed             × 0.25
+ *   co-citation         cited beside the seed by the same citing application × 0.6
+ * and each edge counts 1.0 whoever cited it. (Applicant citations counted 0.4 before, on the idea
+ * that disclosure statements cast wider than examiners do; on the development split of the
+ * held-out citations they are as good a path to the examiner's art: bench/retrieval.ts
+ * --tune-plain, which chose these weights together with those in retrieve.ts.)
  * Candidates are ranked by total evidence. The seeds themselves can be ranked too (a seed cited
  * by other seeds is corroborated), but the point is the references the embedding missed.
  */
@@ -17,10 +19,19 @@ import { RRF_K } from "./fusion.ts"
 import { type Scored, TopK } from "./top-k.ts"
 
 export const EXAMINER_EDGE = 1.0
-export const APPLICANT_EDGE = 0.4
+export const APPLICANT_EDGE = 1.0
 export const FORWARD_PATH = 1.0
-export const BACKWARD_PATH = 0.5
-export const COCITATION_PATH = 0.3
+export const BACKWARD_PATH = 0.25
+export const COCITATION_PATH = 0.6
+
+/** The weights of the paths and edges above; a benchmark may try others on its development split. */
+export interface PathWeights {
+  readonly forward: number
+  readonly backward: number
+  readonly cocitation: number
+  readonly applicantEdge: number
+}
+export const PATH_WEIGHTS: PathWeights = { forward: FORWARD_PATH, backward: BACKWARD_PATH, cocitation: COCITATION_PATH, applicantEdge: APPLICANT_EDGE }
 /** Citing applications followed per seed for co-citation (bounds the work on heavily cited seeds). */
 export const COCITATION_FANOUT = 64
 
@@ -117,27 +128,27 @@ export class CitationGraph {
   }
 
   /** Candidates ranked by citation evidence from the seeds (best first), `depth` at most. */
-  expand(seeds: ReadonlyArray<number>, depth: number, accepts: (key: number) => boolean = () => true): Scored[] {
+  expand(seeds: ReadonlyArray<number>, depth: number, accepts: (key: number) => boolean = () => true, paths: PathWeights = PATH_WEIGHTS): Scored[] {
     const touched: number[] = []
     const add = (key: number, amount: number) => {
       if (this.evidence[key] === 0) touched.push(key)
       this.evidence[key] += amount
     }
-    const edge = (flag: number) => (flag ? EXAMINER_EDGE : APPLICANT_EDGE)
+    const edge = (flag: number) => (flag ? EXAMINER_EDGE : paths.applicantEdge)
     seeds.forEach((seed, i) => {
       const w = 1 / (RRF_K + i + 1)
       const f = this.forward
-      for (let j = f.offsets[seed]; j < f.offsets[seed + 1]; j++) add(f.targets[j], w * FORWARD_PATH * edge(f.examiner[j]))
+      for (let j = f.offsets[seed]; j < f.offsets[seed + 1]; j++) add(f.targets[j], w * paths.forward * edge(f.examiner[j]))
       const b = this.backward
       const end = Math.min(b.offsets[seed + 1], b.offsets[seed] + COCITATION_FANOUT)
       for (let j = b.offsets[seed]; j < b.offsets[seed + 1]; j++) {
         const citer = b.targets[j]
         const toSeed = edge(b.examiner[j])
-        add(citer, w * BACKWARD_PATH * toSeed)
+        add(citer, w * paths.backward * toSeed)
         if (j >= end) continue
         for (let m = f.offsets[citer]; m < f.offsets[citer + 1]; m++) {
           const other = f.targets[m]
-          if (other !== seed) add(other, w * COCITATION_PATH * Math.min(toSeed, edge(f.examiner[m])))
+          if (other !== seed) add(other, w * paths.cocitation * Math.min(toSeed, edge(f.examiner[m])))
         }
       }
     })

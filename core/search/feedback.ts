@@ -17,7 +17,7 @@
 /** First-round documents whose vectors are added to the query. */
 export const FEEDBACK_DOCUMENTS = 5
 /** Weight of their mean against the (unit) query vector. */
-export const FEEDBACK_WEIGHT = 1
+export const FEEDBACK_WEIGHT = 0.5
 
 /**
  * unit(query) + weight × mean(feedback vectors); the result is not normalised (cosine search
