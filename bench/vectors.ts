@@ -10,7 +10,8 @@
  *    at 100k and 1M synthetic clustered unit vectors (256 dims);
  *  - map placement time for 100k vectors (UMAP on the 3,000-point sample + neighbour placement);
  *  - hub cold start to ready (process spawn → warm-up → ready), from its bundle as `make serve`
- *    starts it and from its sources through tsx.
+ *    starts it and from its sources through tsx;
+ *  - query encoding through the warm hub's /encode over HTTP, one text per request, as the API asks.
  *
  *   node --import tsx bench/vectors.ts [--artifacts artifacts/current] [--sizes 100000,1000000]
  *     [--variants f16,b1] [--index-only] [--hub-only]
@@ -39,7 +40,7 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "100000,1000000" },
     variants: { type: "string", default: "b1,f16" },
     "index-only": { type: "boolean", default: false },
-    /** Only the hub's cold start (prints it; writes nothing). */
+    /** Only the hub's cold start and query encoding (prints them; writes nothing). */
     "hub-only": { type: "boolean", default: false }
   }
 })
@@ -256,10 +257,69 @@ const hubColdStarts = async (artifacts: string) => {
   })
 }
 
+/**
+ * Query encoding as the API asks for it: one text per POST to the hub's /encode over loopback HTTP
+ * (the hub started from its bundle and warm), for a phrase (a title), a sentence (an abstract's
+ * first sentence) and a whole query (abstract + first claim), 300 of each in turn.
+ */
+const hubQueryEncoding = async (artifacts: string) => {
+  const { DuckDBInstance } = await import("@duckdb/node-api")
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  const rows = (
+    await conn.runAndReadAll(
+      `SELECT a.title, a.abstract, c.text FROM read_parquet('${path.join(artifacts, "tables", "applications.parquet")}') a
+       JOIN read_parquet('${path.join(artifacts, "tables", "claims.parquet")}') c ON c.app_num = a.app_num AND c.claim_num = 1
+       WHERE a.abstract IS NOT NULL AND a.title IS NOT NULL ORDER BY hash(a.app_num) LIMIT 300`
+    )
+  ).getRowsJS() as string[][]
+  db.closeSync()
+  const kinds: Array<[string, (r: string[]) => string]> = [
+    ["phrase (a title)", (r) => r[0]],
+    ["sentence (an abstract's first)", (r) => r[1].split(/(?<=\.)\s/)[0]],
+    ["abstract + first claim", (r) => `${r[1]}\n${r[2]}`]
+  ]
+  const url = `http://127.0.0.1:${await freePort()}`
+  const hub = spawn(process.execPath, [...(await hubCommand())], { env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifacts }, stdio: "ignore" })
+  try {
+    while (!(await fetch(`${url}/status`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 20))
+    await fetch(`${url}/warmup`, { method: "POST" })
+    while (!((await (await fetch(`${url}/status`)).json()) as { ready: boolean }).ready) await new Promise((r) => setTimeout(r, 10))
+    const encode = async (text: string) => {
+      const t = performance.now()
+      const r = await fetch(`${url}/encode`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ texts: [text] }) })
+      const body = (await r.json()) as { vectors?: number[][] }
+      if (!r.ok || !body.vectors?.[0]?.length) throw new Error(`/encode answered ${r.status}`)
+      return performance.now() - t
+    }
+    for (const r of rows.slice(0, 50)) await encode(kinds[2][1](r)) // warm the connection and the word cache's first entries
+    const out = []
+    for (const [kind, text] of kinds) {
+      const ms: number[] = []
+      for (const r of rows) ms.push(await encode(text(r)))
+      out.push({ kind, requests: ms.length, p50Ms: pct(ms, 50), p99Ms: pct(ms, 99), loadAverage: os.loadavg()[0] })
+    }
+    return out
+  } finally {
+    hub.kill("SIGTERM")
+    await new Promise((r) => (hub.exitCode !== null ? r(undefined) : hub.once("exit", r)))
+  }
+}
+
+const printQueryEncoding = (rows: Awaited<ReturnType<typeof hubQueryEncoding>>) =>
+  printTable("Query encoding through the hub's /encode, one text per request over loopback HTTP (target p50 < 5 ms)", rows, [
+    ["query", (r) => r.kind],
+    ["requests", (r) => String(r.requests)],
+    ["p50 ms", (r) => r.p50Ms.toFixed(2)],
+    ["p99 ms", (r) => r.p99Ms.toFixed(2)],
+    ["load avg", (r) => r.loadAverage.toFixed(1)]
+  ])
+
 const artifacts = path.resolve(values.artifacts!)
 if (values["hub-only"]) {
   const hub = await hubColdStarts(artifacts)
   console.log(JSON.stringify(hub, null, 1))
+  printQueryEncoding(await hubQueryEncoding(artifacts))
   process.exit(0)
 }
 const sizes = values.sizes!.split(",").map(Number).filter((n) => n > 0)
@@ -317,4 +377,6 @@ printTable("Hub cold start to ready, median of 3 (target < 1 s; the spec's servi
   ["CPU s to ready", (r) => r.cpuSecondsToReady?.toFixed(2) ?? "—"],
   ["load avg", (r) => r.loadAverage.toFixed(1)]
 ])
-await writeResult("vectors", { machine: { cpus: os.cpus().length, node: process.version }, encoder: enc, index: idx, map, hub })
+const hubEncoding = await hubQueryEncoding(artifacts)
+printQueryEncoding(hubEncoding)
+await writeResult("vectors", { machine: { cpus: os.cpus().length, node: process.version }, encoder: enc, index: idx, map, hub, hubEncoding })
