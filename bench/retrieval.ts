@@ -149,6 +149,36 @@ const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolea
   { name: "hybrid+rerank", channels: { dense: true, citations: true, lexical: true }, rerank: true }
 ]
 
+/** Sums of recall@10, recall@100 and reciprocal rank (within the top 100) over judged queries. */
+class Judged {
+  n = 0
+  r10 = 0
+  r100 = 0
+  mrr = 0
+  /** Judges one query's ranking (best first) against its relevant keys. */
+  add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>) {
+    const top = ranked.slice(0, 100)
+    const found = (n: number) => top.slice(0, n).filter((k) => relevant.has(k)).length / relevant.size
+    const first = top.findIndex((k) => relevant.has(k))
+    this.n++
+    this.r10 += found(10)
+    this.r100 += found(100)
+    this.mrr += first === -1 ? 0 : 1 / (first + 1)
+  }
+  plus(other: Judged) {
+    const both = new Judged()
+    both.n = this.n + other.n
+    both.r10 = this.r10 + other.r10
+    both.r100 = this.r100 + other.r100
+    both.mrr = this.mrr + other.mrr
+    return both
+  }
+  means() {
+    const n = this.n || 1
+    return { recallAt10: this.r10 / n, recallAt100: this.r100 / n, mrr: this.mrr / n }
+  }
+}
+
 /** A corpus's held-out queries with their vectors from a warm hub, and the search state without their citation edges. */
 const heldOut = async (label: string, versionDir: string) => {
   const db = await openDb(versionDir)
@@ -215,7 +245,7 @@ const quality = async (label: string, versionDir: string) => {
   }
   const results = []
   for (const config of CONFIGS) {
-    const sums = { dev: { n: 0, r10: 0, r100: 0, mrr: 0 }, test: { n: 0, r10: 0, r100: 0, mrr: 0 } }
+    const sums = { dev: new Judged(), test: new Judged() }
     for (const q of queries) {
       const got = await retrieve(state, { vector: vectors.get(q.key), text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
       let hits = got.hits
@@ -224,20 +254,10 @@ const quality = async (label: string, versionDir: string) => {
         const scored = await hub.post("/rerank", { query: q.text, candidates: head.map((h) => ({ id: String(h.key), text: candidateText(h.key) })) })
         hits = applyRerank(hits, new Map(scored.scores.map((s: { id: string; score: number }) => [Number(s.id), s.score])))
       }
-      const top = hits.slice(0, 100).map((h) => h.key)
-      const found = (n: number) => top.slice(0, n).filter((k) => q.relevant.has(k)).length / q.relevant.size
-      const first = top.findIndex((k) => q.relevant.has(k))
-      const sum = sums[q.split]
-      sum.n++
-      sum.r10 += found(10)
-      sum.r100 += found(100)
-      sum.mrr += first === -1 ? 0 : 1 / (first + 1)
+      sums[q.split].add(hits.map((h) => h.key), q.relevant)
     }
-    const all = { n: sums.dev.n + sums.test.n, r10: sums.dev.r10 + sums.test.r10, r100: sums.dev.r100 + sums.test.r100, mrr: sums.dev.mrr + sums.test.mrr }
-    for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", all]] as const) {
-      const n = sum.n || 1
-      results.push({ corpus: label, config: config.name, split, queries: sum.n, recallAt10: sum.r10 / n, recallAt100: sum.r100 / n, mrr: sum.mrr / n })
-    }
+    for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
+      results.push({ corpus: label, config: config.name, split, queries: sum.n, ...sum.means() })
   }
   hub.stop()
   await state.close()
@@ -271,19 +291,12 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
   const bm25 = CONFIGS.find((c) => c.name === "BM25 alone")!
   const devOf = (c: (typeof corpora)[number]) => c.queries.filter((q) => q.split === "dev")
   const measure = async (c: (typeof corpora)[number], config: (typeof CONFIGS)[number], weights: RetrievalWeights) => {
-    const sum = { r10: 0, r100: 0, mrr: 0 }
-    const dev = devOf(c)
-    for (const q of dev) {
+    const sum = new Judged()
+    for (const q of devOf(c)) {
       const got = await retrieve(c.state, { vector: c.vectors.get(q.key), text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key, weights })
-      const top = got.hits.slice(0, 100).map((h) => h.key)
-      const found = (n: number) => top.slice(0, n).filter((k) => q.relevant.has(k)).length / q.relevant.size
-      const first = top.findIndex((k) => q.relevant.has(k))
-      sum.r10 += found(10)
-      sum.r100 += found(100)
-      sum.mrr += first === -1 ? 0 : 1 / (first + 1)
+      sum.add(got.hits.map((h) => h.key), q.relevant)
     }
-    const n = dev.length || 1
-    return { recallAt10: sum.r10 / n, recallAt100: sum.r100 / n, mrr: sum.mrr / n }
+    return sum.means()
   }
   const baselines = await Promise.all(corpora.map((c) => measure(c, bm25, RETRIEVAL_WEIGHTS)))
   type Score = { objective: number; ratio: number; mrrRatio: number; perCorpus: Array<{ recallAt100: number; mrr: number; ratio: number; mrrRatio: number }> }
@@ -416,19 +429,13 @@ const sweepEnsembleWeights = async (
       const dense = new DenseChannel(flatIndex(matrix, dims, count), dims, count, matrix)
       const searchParts = { ...state, dense }
       for (const config of CONFIGS.filter((c) => c.name === "dense alone" || c.name === "dense+citations")) {
-        const sum = { r10: 0, r100: 0, mrr: 0 }
+        const sum = new Judged()
         for (const [i, q] of dev.entries()) {
           const vector = joinVectors(queryVectors.map((v) => v[i]), scales)
           const got = await retrieve(searchParts, { vector, text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
-          const top = got.hits.slice(0, 100).map((h) => h.key)
-          const found = (n: number) => top.slice(0, n).filter((k) => q.relevant.has(k)).length / q.relevant.size
-          const first = top.findIndex((k) => q.relevant.has(k))
-          sum.r10 += found(10)
-          sum.r100 += found(100)
-          sum.mrr += first === -1 ? 0 : 1 / (first + 1)
+          sum.add(got.hits.map((h) => h.key), q.relevant)
         }
-        const n = dev.length || 1
-        rows.push({ sif: sif ?? "as built", weight: w, config: config.name, recallAt10: sum.r10 / n, recallAt100: sum.r100 / n, mrr: sum.mrr / n })
+        rows.push({ sif: sif ?? "as built", weight: w, config: config.name, ...sum.means() })
       }
     }
   }
