@@ -31,7 +31,7 @@ import { DenseChannel } from "../core/search/dense.ts"
 import { B1_CODE_BLOCKS, buildIndex } from "../pipeline/embed/build-index.ts"
 import { fitFrame, MAP_SAMPLE } from "../pipeline/map/stage.ts"
 import { hubCommand } from "../api/hub/bundle.ts"
-import { freePort } from "../test/support/hub-process.ts"
+import { freePort, startHub } from "../test/support/hub-process.ts"
 import { printTable, writeResult } from "./report.ts"
 
 const { values } = parseArgs({
@@ -279,10 +279,9 @@ const hubQueryEncoding = async (artifacts: string) => {
     ["sentence (an abstract's first)", (r) => r[1].split(/(?<=\.)\s/)[0]],
     ["abstract + first claim", (r) => `${r[1]}\n${r[2]}`]
   ]
-  const url = `http://127.0.0.1:${await freePort()}`
-  const hub = spawn(process.execPath, [...(await hubCommand())], { env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifacts }, stdio: "ignore" })
+  const hub = await startHub(artifacts)
+  const url = hub.url
   try {
-    while (!(await fetch(`${url}/status`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 20))
     await fetch(`${url}/warmup`, { method: "POST" })
     while (!((await (await fetch(`${url}/status`)).json()) as { ready: boolean }).ready) await new Promise((r) => setTimeout(r, 10))
     const encode = async (text: string) => {
@@ -301,8 +300,7 @@ const hubQueryEncoding = async (artifacts: string) => {
     }
     return out
   } finally {
-    hub.kill("SIGTERM")
-    await new Promise((r) => (hub.exitCode !== null ? r(undefined) : hub.once("exit", r)))
+    await hub.stop()
   }
 }
 

@@ -18,11 +18,8 @@
 import { RRF_K } from "./fusion.ts"
 import { type Scored, TopK } from "./top-k.ts"
 
+/** An examiner's citation counts 1; the applicant's counts `applicantEdge`. */
 export const EXAMINER_EDGE = 1.0
-export const APPLICANT_EDGE = 1.0
-export const FORWARD_PATH = 1.0
-export const BACKWARD_PATH = 0.25
-export const COCITATION_PATH = 0.6
 
 /** The weights of the paths and edges above; a benchmark may try others on its development split. */
 export interface PathWeights {
@@ -31,7 +28,7 @@ export interface PathWeights {
   readonly cocitation: number
   readonly applicantEdge: number
 }
-export const PATH_WEIGHTS: PathWeights = { forward: FORWARD_PATH, backward: BACKWARD_PATH, cocitation: COCITATION_PATH, applicantEdge: APPLICANT_EDGE }
+export const PATH_WEIGHTS: PathWeights = { forward: 1.0, backward: 0.25, cocitation: 0.6, applicantEdge: 1.0 }
 /** Citing applications followed per seed for co-citation (bounds the work on heavily cited seeds). */
 export const COCITATION_FANOUT = 64
 
