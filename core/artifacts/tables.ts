@@ -55,7 +55,7 @@ const table = <C extends Record<string, ColumnSpec>>(name: string, doc: string, 
 
 // ---------------------------------------------------------------------------
 // Raw tables: what the readers emit, one row per source record. The ingest stage merges them
-// into the published tables below (see pipeline/ingest/merge.sql.ts).
+// into the published tables below (see pipeline/ingest/published-tables.ts).
 // ---------------------------------------------------------------------------
 
 export const applicationRecords = table("application_records", "One row per application per source document, before merging.", {

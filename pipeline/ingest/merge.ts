@@ -1,294 +1,24 @@
 /**
- * Merge: raw per-source rows → the published tables, one row per real entity.
+ * Merge: the objects' raw partitions → the published tables (published-tables.ts), one row per
+ * real entity, each written ordered by its key so builds are reproducible.
  *
- * When one application appears in several sources, each field is taken from the most
- * authoritative source that has it (grant XML, then ppubs full text, application XML,
- * ppubs biblio, PEDS ST96, PEDS search, office actions), except the prosecution status,
- * which PEDS knows best. Document-shaped data (claims, description, CPC, events) is taken
- * whole from the single best (source, file) of the application, never mixed from two documents.
- *
- * Every table is written ordered by its key so builds are reproducible.
+ * A build over a corpus that changed a little (a night: a new weekly file) does not merge every
+ * raw row again. Given the tables the current version merged with the same code and the
+ * partitions that came and went since, a table whose raw tables saw no change is hard-linked;
+ * any other is the earlier table without the entities that changed, plus those entities merged
+ * again from all their raw rows. Row counts and content hashes follow from the earlier ones, so
+ * the result equals a from-scratch merge (test/ingest/partitions.test.ts).
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { sqlString } from "../../core/artifacts/files.ts"
+import { linkFile, sqlString } from "../../core/artifacts/files.ts"
+import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
+import { type PublishedTable, publishedTables } from "./published-tables.ts"
 import { emptyRawDdl } from "./staging.ts"
 import { openStageDatabase, stageMemoryLimit } from "../stages/duckdb.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
-const prio = (col = "source") => `CASE ${col}
-  WHEN 'uspto-grant-xml' THEN 1 WHEN 'ppubs-fulltext' THEN 2 WHEN 'uspto-app-xml' THEN 3
-  WHEN 'ppubs-biblio' THEN 4 WHEN 'peds-st96' THEN 5 WHEN 'peds-search' THEN 6 ELSE 9 END`
-
-const statusPrio = `CASE source WHEN 'peds-st96' THEN 1 WHEN 'peds-search' THEN 2 ELSE 3 + ${prio()} END`
-
-/**
- * An order "(leading…, _doc, _seq)" as one integer, so arg_min compares integers, not structs:
- * `_pos` is (_doc, _seq) packed into a BIGINT (see mergePartitions) and each leading key, a small
- * number from 0 to 15 (a priority, a boolean), takes four bits above it in a HUGEINT.
- */
-const rank = (...leading: string[]) =>
-  leading.length === 0 ? "_pos" : `(${leading.map((k, i) => `((${k})::HUGEINT << ${64 + 4 * (leading.length - 1 - i)})`).join(" + ")} + _pos)`
-
-const pick = (col: string, order = rank("prio"), cond = `${col} IS NOT NULL`) => `arg_min(${col}, ${order}) FILTER (WHERE ${cond})`
-const textCond = (col: string) => `${col} IS NOT NULL AND trim(${col}) <> ''`
-const pickText = (col: string) => pick(col, undefined, textCond(col))
-const pickDate = (col: string) => `TRY_CAST(${pick(col, undefined, `TRY_CAST(${col} AS DATE) IS NOT NULL`)} AS DATE)`
-
-/** The best (source, file) per application for document-shaped tables. */
-const bestDoc = (raw: string, key = "app_num") => `
-  SELECT ${key}, arg_min(source, ${rank(prio())}) AS b_source, arg_min(_file, ${rank(prio())}) AS b_file
-  FROM ${raw} GROUP BY ${key}`
-
-/** The value a column has in the document's first row for the group (rows of one document are ordered). */
-const first = (col: string) => `arg_min(r.${col}, r._pos)`
-
-/**
- * Text columns are not aggregated. An aggregate's state holds its value, DuckDB cannot spill the
- * strings a hash-aggregate state holds, and a million applications' abstracts, claims and
- * paragraphs in those states need several GB. So the aggregate keeps the winning row's `_pos`
- * (an integer, unique per raw table) and the text is fetched from the raw table by a join after
- * it (a join and the table it fills can spill). The position is taken with the same order and
- * condition as the value was, and arg_min skips rows whose value is NULL, so the position is
- * that of the first row with a value: the very row the value came from, column by column.
- */
-const pickTextPos = (col: string) => `arg_min(_pos, ${rank("prio")}) FILTER (WHERE ${textCond(col)})`
-const firstPos = (col: string) => `min(r._pos) FILTER (WHERE r.${col} IS NOT NULL)`
-
-/** `select` with each of `texts` (there: the position of the row to take it from) replaced by the raw row's value. */
-const fetchTexts = (select: string, raw: string, texts: ReadonlyArray<string>) =>
-  texts.length === 0
-    ? select
-    : `
-      WITH w AS (${select})
-      SELECT w.* REPLACE (${texts.map((c) => `f_${c}.${c} AS ${c}`).join(", ")})
-      FROM w ${texts.map((c) => `LEFT JOIN ${raw} f_${c} ON f_${c}._pos = w.${c}`).join(" ")}`
-
-/**
- * A document-shaped table taken whole from each application's best (source, file), one row per
- * (app_num, key); `columns` maps output columns to aggregates over the alias `r`, and `texts`
- * names those of them that are `first` of a text column (fetched after the aggregate, see
- * fetchTexts). Every row of a group has the best source, so grouping by it too changes no group
- * and keeps the source out of the aggregate states.
- */
-const fromBestDocument = (raw: string, key: string, columns: Readonly<Record<string, string>>, texts: ReadonlyArray<string> = []) =>
-  fetchTexts(
-    `
-      WITH best AS (${bestDoc(raw)})
-      SELECT r.app_num, r.${key}, ${Object.entries(columns).map(([name, expr]) => `${texts.includes(name) ? firstPos(name) : expr} AS ${name}`).join(", ")},
-        r.source AS source
-      FROM ${raw} r JOIN best b ON r.app_num = b.app_num AND r.source = b.b_source AND r._file = b.b_file
-      GROUP BY r.app_num, r.${key}, r.source`,
-    raw,
-    texts
-  )
-
-export interface PublishedTable {
-  readonly name: string
-  /** SELECT producing the table from the raw_* staging tables. */
-  readonly select: string
-  readonly orderBy: string
-}
-
-export const publishedTables: ReadonlyArray<PublishedTable> = [
-  {
-    name: "applications",
-    orderBy: "app_num",
-    select: fetchTexts(
-      `
-      WITH r AS (SELECT *, ${prio()} AS prio, ${statusPrio} AS sprio FROM raw_application_records),
-      grants AS (
-        SELECT app_num, arg_min(pub_num, ${rank("prio")}) AS patent_number FROM r
-        WHERE pub_num IS NOT NULL
-          AND (status = 'granted' OR grant_date IS NOT NULL OR regexp_matches(coalesce(kind, ''), '^(B|S|P|E|H|RE)'))
-          AND NOT regexp_matches(pub_num, '^\\d{11}$')
-        GROUP BY app_num),
-      pgpubs AS (
-        SELECT app_num, arg_min(pub_num, ${rank("prio")}) AS pgpub_number FROM r
-        WHERE pub_num IS NOT NULL AND regexp_matches(pub_num, '^\\d{11}$') GROUP BY app_num)
-      SELECT r.app_num,
-        coalesce(any_value(g.patent_number), any_value(p.pgpub_number)) AS pub_num,
-        any_value(g.patent_number) AS patent_number,
-        any_value(p.pgpub_number) AS pgpub_number,
-        ${pickText("kind")} AS kind,
-        coalesce(${pickText("doc_type")}, 'utility') AS doc_type,
-        ${pickTextPos("title")} AS title,
-        ${pickTextPos("abstract")} AS abstract,
-        ${pickDate("filing_date")} AS filing_date,
-        ${pickDate("pub_date")} AS pub_date,
-        ${pickDate("grant_date")} AS grant_date,
-        coalesce(${pickText("country")}, 'US') AS country,
-        coalesce(${pick("assignees", undefined, "len(assignees) > 0")}, []::VARCHAR[]) AS assignees,
-        coalesce(${pick("inventors", undefined, "len(inventors) > 0")}, []::VARCHAR[]) AS inventors,
-        ${pickText("examiner")} AS examiner,
-        ${pickText("art_unit")} AS art_unit,
-        CASE WHEN ${pickText("art_unit")} IS NOT NULL THEN substr(${pickText("art_unit")}, 1, 2) || '00' END AS technology_center,
-        ${pick("status", rank("sprio"), "status IS NOT NULL AND trim(status) <> ''")} AS status,
-        TRY_CAST(${pick("status_date", rank("sprio"), "TRY_CAST(status_date AS DATE) IS NOT NULL")} AS DATE) AS status_date,
-        list_sort(list_distinct(list(r.source))) AS sources
-      FROM r LEFT JOIN grants g USING (app_num) LEFT JOIN pgpubs p USING (app_num)
-      GROUP BY r.app_num`,
-      "raw_application_records",
-      ["title", "abstract"]
-    )
-  },
-  {
-    name: "publications",
-    orderBy: "pub_num, app_num",
-    select: `
-      SELECT pub_num, app_num, arg_min(kind, ${rank(prio())}) AS kind, TRY_CAST(arg_min(pub_date, ${rank(prio())}) AS DATE) AS pub_date,
-        CASE WHEN regexp_matches(pub_num, '^\\d{11}$') THEN 'pre-grant publication' ELSE 'patent' END AS pub_type
-      FROM raw_application_records WHERE pub_num IS NOT NULL AND pub_num <> ''
-      GROUP BY pub_num, app_num`
-  },
-  {
-    name: "claims",
-    orderBy: "app_num, claim_num",
-    select: fromBestDocument("raw_claims", "claim_num", {
-      text: first("text"),
-      depends_on: first("depends_on"),
-      is_independent: first("is_independent")
-    }, ["text"])
-  },
-  {
-    name: "description_paragraphs",
-    orderBy: "app_num, seq",
-    select: fromBestDocument("raw_description_paragraphs", "seq", {
-      para_num: first("para_num"),
-      heading: first("heading"),
-      text: first("text")
-    }, ["heading", "text"])
-  },
-  {
-    name: "cpc_assignments",
-    orderBy: "app_num, is_main DESC, is_inventive DESC, symbol",
-    select: fromBestDocument("raw_cpc_assignments", "symbol", {
-      subclass: "any_value(r.subclass)",
-      section: "any_value(r.section)",
-      is_inventive: "bool_or(r.is_inventive)",
-      is_main: "bool_or(r.is_main)"
-    })
-  },
-  {
-    name: "citations",
-    orderBy: "citing_app, examiner_cited DESC, cited_doc",
-    select: `
-      WITH c AS (
-        SELECT citing_app, cited_doc, bool_or(examiner_cited) AS examiner_cited,
-          arg_min(category, ${rank("NOT examiner_cited", prio())}) AS category,
-          arg_min(cited_country, ${rank(prio())}) AS cited_country, arg_min(cited_kind, ${rank(prio())}) AS cited_kind,
-          TRY_CAST(arg_min(cited_date, ${rank(prio())}) AS DATE) AS cited_date, max(citing_filing_year) AS citing_filing_year,
-          arg_min(source, ${rank(prio())}) AS source
-        FROM raw_citations GROUP BY citing_app, cited_doc),
-      pubs AS (SELECT pub_num, min(app_num) AS app_num FROM raw_application_records WHERE pub_num IS NOT NULL GROUP BY pub_num)
-      SELECT c.*, pubs.app_num AS cited_app FROM c LEFT JOIN pubs ON pubs.pub_num = c.cited_doc
-      -- Some sources list the application's own pre-grant publication among its references: not prior art.
-      WHERE pubs.app_num IS DISTINCT FROM c.citing_app`
-  },
-  {
-    name: "continuity",
-    orderBy: "child_app, parent_app, relation",
-    // A relation seen only from the parent's side carries no type (OTHER); the child's own record
-    // names it (CON, DIV, …), so OTHER is dropped wherever a typed row exists for the same pair.
-    select: `
-      WITH c AS (
-        SELECT child_app, parent_app, relation, TRY_CAST(max(parent_filing_date) AS DATE) AS parent_filing_date,
-          arg_min(source, ${prio()}) AS source
-        FROM raw_continuity WHERE child_app <> parent_app GROUP BY child_app, parent_app, relation)
-      SELECT * FROM c WHERE relation <> 'OTHER'
-        OR NOT EXISTS (SELECT 1 FROM c t WHERE t.child_app = c.child_app AND t.parent_app = c.parent_app AND t.relation <> 'OTHER')`
-  },
-  {
-    name: "examiners",
-    orderBy: "examiner_id",
-    select: `
-      WITH n AS (
-        SELECT upper(regexp_replace(trim(full_name), '\\s+', ' ', 'g')) AS full_name, art_unit, employee_number, app_num
-        FROM raw_examiner_records WHERE trim(full_name) <> ''),
-      au AS (SELECT full_name, art_unit, count(*) AS k FROM n WHERE art_unit IS NOT NULL GROUP BY ALL)
-      SELECT trim(regexp_replace(lower(n.full_name), '[^a-z0-9]+', '-', 'g'), '-') AS examiner_id,
-        n.full_name,
-        trim(split_part(n.full_name, ',', 1)) AS surname,
-        (SELECT arg_max(art_unit, (k, art_unit)) FROM au WHERE au.full_name = n.full_name) AS art_unit,
-        list_sort(list_distinct(list(n.art_unit) FILTER (WHERE n.art_unit IS NOT NULL))) AS art_units,
-        max(n.employee_number) AS employee_number,
-        count(DISTINCT n.app_num) AS application_count
-      FROM n GROUP BY n.full_name`
-  },
-  {
-    name: "prosecution_events",
-    orderBy: "app_num, seq",
-    select: fromBestDocument("raw_prosecution_events", "seq", {
-      event_date: `TRY_CAST(${first("event_date")} AS DATE)`,
-      code: first("code"),
-      description: first("description")
-    }, ["description"])
-  },
-  {
-    name: "office_actions",
-    orderBy: "app_num, mail_date, document_id",
-    select: fetchTexts(
-      `
-      SELECT document_id, arg_min(app_num, _pos) AS app_num, arg_min(document_code, _pos) AS document_code,
-        TRY_CAST(arg_min(mail_date, _pos) AS DATE) AS mail_date, arg_min(art_unit, _pos) AS art_unit,
-        arg_min(examiner_employee_number, _pos) AS examiner_employee_number,
-        bool_or(rejection_101) AS rejection_101, bool_or(rejection_102) AS rejection_102, bool_or(rejection_103) AS rejection_103,
-        bool_or(rejection_112) AS rejection_112, bool_or(rejection_dp) AS rejection_dp,
-        min(_pos) FILTER (WHERE text IS NOT NULL) AS text, any_value(source) AS source
-      FROM raw_office_actions GROUP BY document_id`,
-      "raw_office_actions",
-      ["text"]
-    )
-  },
-  {
-    name: "cpc_scheme",
-    orderBy: "symbol",
-    select: `
-      SELECT symbol, arg_min(level, _pos) AS level, arg_min(title, _pos) AS title, arg_min(parent, _pos) AS parent,
-        arg_min(section, _pos) AS section
-      FROM raw_cpc_scheme GROUP BY symbol`
-  },
-  {
-    name: "mpep_sections",
-    orderBy: "section_id",
-    select: `
-      SELECT section_id, arg_min(title, _pos) AS title, arg_min(chapter, _pos) AS chapter, arg_min(revision, _pos) AS revision,
-        arg_min(content, _pos) AS content, arg_min(cross_refs, _pos) AS cross_refs, arg_min(source_file, _pos) AS source_file
-      FROM raw_mpep_sections GROUP BY section_id`
-  },
-  {
-    name: "epo_sections",
-    orderBy: "section_id",
-    select: `
-      SELECT section_id, arg_min(ref, _pos) AS ref, arg_min(part, _pos) AS part, arg_min(chapter, _pos) AS chapter,
-        arg_min(title, _pos) AS title, arg_min(content, _pos) AS content, arg_min(url, _pos) AS url,
-        arg_min(cross_refs, _pos) AS cross_refs
-      FROM raw_epo_sections GROUP BY section_id`
-  },
-  {
-    name: "form_paragraphs",
-    orderBy: "code",
-    select: `
-      SELECT code,
-        coalesce(arg_min(title, _pos) FILTER (WHERE source = 'index' AND title IS NOT NULL), arg_min(title, _pos) FILTER (WHERE title IS NOT NULL)) AS title,
-        arg_min(template, _pos) FILTER (WHERE template IS NOT NULL) AS template,
-        arg_min(examiner_notes, _pos) FILTER (WHERE examiner_notes IS NOT NULL) AS examiner_notes,
-        arg_min(mpep_section, _pos) FILTER (WHERE mpep_section IS NOT NULL) AS mpep_section,
-        arg_min(chapter, _pos) AS chapter,
-        arg_min(variant, _pos) FILTER (WHERE variant IS NOT NULL) AS variant,
-        list_sort(list_distinct(list(source))) AS sources
-      FROM raw_form_paragraphs GROUP BY code`
-  },
-  {
-    name: "design_codes",
-    orderBy: "code",
-    select: `
-      SELECT code, arg_min(level, _pos) AS level, arg_min(parent, _pos) AS parent, arg_min(description, _pos) AS description,
-        arg_min(guidelines, _pos) AS guidelines, arg_min(excludes, _pos) AS excludes
-      FROM raw_design_codes GROUP BY code`
-  }
-]
 
 /**
  * A row's place in a single-threaded read, (_doc, _seq), as one BIGINT: `_doc` (an INTEGER, at
@@ -306,39 +36,137 @@ export interface MergeInput {
   readonly rows: Readonly<Record<string, number>>
 }
 
+/** A partition's folder (absolute) and its rows per raw table, as its object.json records them. */
+export interface PartitionRows {
+  readonly dir: string
+  readonly rows: Readonly<Record<string, number>>
+}
+
+/** The tables of the version this build grows from, merged by the same code, and the partitions that changed since. */
+export interface EarlierMerge {
+  /** Its tables' records by version-relative path (tables/<name>.parquet), with rows and content hashes. */
+  readonly tables: ReadonlyMap<string, StageOutput>
+  /** Its folder, absolute. */
+  readonly dir: string
+  /** Partitions merged here and not there: new objects, and the new bytes of changed ones. */
+  readonly added: ReadonlyArray<PartitionRows>
+  /** Partitions merged there and not here (folders in that version): deleted objects, and the old bytes of changed ones. */
+  readonly gone: ReadonlyArray<PartitionRows>
+}
+
 export interface MergedTables {
   readonly outputs: ReadonlyArray<string>
   readonly rowCounts: Readonly<Record<string, number>>
   readonly contentHashes: Readonly<Record<string, string>>
+  /** Tables hard-linked from the earlier version (unchanged), with the records they had there. */
+  readonly linked: Readonly<Record<string, StageOutput>>
+  /** How each table was made, in a line for the manifest. */
+  readonly note: string
 }
 
 /** DuckDB's memory for the merge: the stage budget, a quarter of RAM and at most 4 GB (the ingest stage's target is 6 GB resident at a million applications). */
 export const MERGE_MEMORY_LIMIT = stageMemoryLimit()
 
-/** Order-independent hash of a table's rows (equal tables → equal hash, whatever the row order). */
-const contentHash = async (conn: DuckDBConnection, table: string) => {
-  const r = await conn.runAndReadAll(`SELECT coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR AS h, count(*) AS n FROM ${table} t`)
-  return String(r.getRows()[0][0])
+/**
+ * Past this share of the raw rows changing (added and gone together), merging everything is
+ * cheaper than taking the earlier tables apart.
+ */
+export const ENTITY_MERGE_LIMIT = 0.25
+
+/** Order-independent hash of rows (equal tables → equal hash, whatever the row order) and their count. */
+const hashAndCount = async (conn: DuckDBConnection, relation: string) => {
+  const r = await conn.runAndReadAll(`SELECT coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR, count(*) FROM ${relation} t`)
+  const [h, n] = r.getRows()[0]
+  return { hash: String(h), rows: Number(n) }
+}
+
+const rawRowsOf = (parts: ReadonlyArray<{ readonly rows: Readonly<Record<string, number>> }>) =>
+  parts.reduce((n, p) => n + Object.values(p.rows).reduce((a, b) => a + b, 0), 0)
+
+/** The changed rows of a raw table (its rows in added and gone partitions), for finding the entities they touch. */
+const changedView = (raw: string) => `_changed_${raw}`
+
+/** The whole table from every raw row. */
+const mergeWhole = async (conn: DuckDBConnection, t: PublishedTable, out: string) => {
+  await conn.run(`CREATE TABLE ${t.name} AS ${t.select}`)
+  await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`)
+  const r = await hashAndCount(conn, t.name)
+  await conn.run(`DROP TABLE ${t.name}`)
+  return r
 }
 
 /**
- * Builds the published tables under `<workDir>/tables/` from the objects' raw partitions.
+ * The keys of the table's entities whose raw rows changed, in the table `_affected(k)`; their
+ * number, or 0 when no raw table the table reads changed.
+ */
+const affectedEntities = async (conn: DuckDBConnection, t: PublishedTable, changed: ReadonlySet<string>) => {
+  const e = t.entity
+  const sources = [
+    ...(changed.has(e.raw) ? [`SELECT ${e.rawKey ?? e.column} FROM ${changedView(e.raw)}`] : []),
+    ...(e.alsoFrom && changed.has(e.alsoFrom.raw) ? [e.alsoFrom.keys(changedView(e.alsoFrom.raw))] : [])
+  ]
+  if (sources.length === 0) return 0
+  await conn.run(`CREATE OR REPLACE TABLE _affected AS SELECT DISTINCT k FROM (${sources.join(" UNION ALL ")}) s(k)`)
+  return Number((await conn.runAndReadAll(`SELECT count(*) FROM _affected`)).getRows()[0][0])
+}
+
+/**
+ * The earlier table without the affected entities, plus those entities merged again: the table's
+ * SELECT runs with its raw table narrowed to their rows (a schema of the same name first on the
+ * search path), so the one definition serves both merges. Other raw tables it reads stay whole.
+ */
+const mergeEntities = async (conn: DuckDBConnection, t: PublishedTable, out: string, earlierFile: string, earlier: { readonly rows: number; readonly hash: string }) => {
+  const e = t.entity
+  await conn.run(`CREATE SCHEMA _entities`)
+  try {
+    await conn.run(`CREATE VIEW _entities.${e.raw} AS SELECT * FROM main.${e.raw} WHERE ${e.rawKey ?? e.column} IN (SELECT k FROM main._affected)`)
+    await conn.run(`SET search_path = '_entities,main'`)
+    await conn.run(`CREATE TABLE main._fresh AS ${t.select}`)
+  } finally {
+    await conn.run(`SET search_path = 'main'`)
+    await conn.run(`DROP SCHEMA _entities CASCADE`)
+  }
+  const before = `read_parquet(${sqlString(earlierFile)})`
+  const removed = await hashAndCount(conn, `(SELECT * FROM ${before} WHERE ${e.column} IN (SELECT k FROM _affected))`)
+  const fresh = await hashAndCount(conn, "_fresh")
+  await conn.run(
+    `COPY (SELECT * FROM ${before} WHERE ${e.column} NOT IN (SELECT k FROM _affected) UNION ALL BY NAME SELECT * FROM _fresh ORDER BY ${t.orderBy}) ` +
+      `TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`
+  )
+  await conn.run(`DROP TABLE _fresh`)
+  const hash = String((await conn.runAndReadAll(`SELECT (${earlier.hash}::HUGEINT - ${removed.hash}::HUGEINT + ${fresh.hash}::HUGEINT)::VARCHAR`)).getRows()[0][0])
+  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows }
+}
+
+/** An earlier table this merge may start from: listed with its rows and hash, and still there at its recorded size. */
+const usableEarlier = async (earlier: EarlierMerge, rel: string) => {
+  const record = earlier.tables.get(rel)
+  if (!record || record.rows === undefined || record.contentHash === undefined) return undefined
+  const file = path.join(earlier.dir, rel)
+  const size = await fs.stat(file).then((s) => s.size, () => -1)
+  return size === record.bytes ? { file, record, rows: record.rows, hash: record.contentHash } : undefined
+}
+
+/**
+ * Builds the published tables under `<workDir>/tables/` from the objects' raw partitions; with
+ * `earlier`, by entity from the earlier version's tables where that is the cheaper way.
  *
  * The raw tables are views over the partitions' Parquet files, with each row's `_doc` looked up
  * from its `_file`: partitions do not carry `_doc`, because an object's place in the corpus moves
  * when an object before it is added or deleted, and a reused partition must still sort where a
- * fresh read would. DuckDB gets every core here (the readers had them before, in worker threads)
- * and a bounded share of RAM (MERGE_MEMORY_LIMIT): the aggregates hold no texts (see fetchTexts),
- * so what grows with the corpus (joins, tables, the sorts of the COPYs) spills to the staging
- * folder. With texts in the aggregate states a million applications took 14.5 GB.
- * Insertion order is not needed (every table is written with ORDER BY) and costs memory. The
- * database is in memory (spilling to the staging folder): each table is built, written out and
- * dropped, so nothing is stored, compressed and checkpointed to a database file on the way.
+ * fresh read would (relative order, which is all the merge compares, never changes). DuckDB gets
+ * every core here (the readers had them before, in worker threads) and a bounded share of RAM
+ * (MERGE_MEMORY_LIMIT): the aggregates hold no texts (see fetchTexts), so what grows with the
+ * corpus (joins, tables, the sorts of the COPYs) spills to the staging folder. With texts in the
+ * aggregate states a million applications took 14.5 GB. Insertion order is not needed (every
+ * table is written with ORDER BY) and costs memory. The database is in memory (spilling to the
+ * staging folder): each table is built, written out and dropped, so nothing is stored,
+ * compressed and checkpointed to a database file on the way.
  */
 export const mergePartitions = async (
   workDir: string,
   objects: ReadonlyArray<MergeInput>,
-  options: { readonly memoryLimit?: string; readonly log?: (line: string) => void } = {}
+  options: { readonly memoryLimit?: string; readonly log?: (line: string) => void; readonly earlier?: EarlierMerge } = {}
 ): Promise<MergedTables> => {
   const stagingDir = path.join(workDir, ".staging")
   await fs.rm(stagingDir, { recursive: true, force: true })
@@ -350,6 +178,7 @@ export const mergePartitions = async (
     preserveInsertionOrder: false
   })
   const conn = await db.connect()
+  const log = options.log ?? (() => {})
   try {
     await conn.run(`CREATE TABLE _objects (_file VARCHAR PRIMARY KEY, _doc INTEGER)`)
     const ap = await conn.createAppender("_objects")
@@ -365,24 +194,60 @@ export const mergePartitions = async (
       if (files.length === 0) await conn.run(emptyRawDdl(t))
       else await conn.run(`CREATE VIEW ${raw} AS SELECT p.*, o._doc, ${POS} AS _pos FROM read_parquet([${files.join(", ")}]) p JOIN _objects o ON o._file = p._file`)
     }
+
+    // By entity only while the change is small against the whole.
+    const earlier = options.earlier
+    const changedRows = earlier ? rawRowsOf(earlier.added) + rawRowsOf(earlier.gone) : Infinity
+    const byEntity = earlier !== undefined && changedRows <= ENTITY_MERGE_LIMIT * Math.max(1, rawRowsOf(objects))
+    const changed = new Set<string>()
+    if (byEntity) {
+      for (const t of Object.values(readerTables)) {
+        const raw = `raw_${t.name}`
+        const parts = [...earlier.added, ...earlier.gone].filter((p) => (p.rows[raw] ?? 0) > 0)
+        if (parts.length === 0) continue
+        await conn.run(`CREATE VIEW ${changedView(raw)} AS SELECT * FROM read_parquet([${parts.map((p) => sqlString(path.join(p.dir, `${raw}.parquet`))).join(", ")}], union_by_name = true)`)
+        changed.add(raw)
+      }
+    }
+
     const rowCounts: Record<string, number> = {}
     const contentHashes: Record<string, string> = {}
+    const linked: Record<string, StageOutput> = {}
     const outputs: string[] = []
+    const how = { linked: 0, byEntity: 0, whole: 0 }
     for (const t of publishedTables) {
       const rel = `tables/${t.name}.parquet`
-      const merging = stopwatch()
-      await conn.run(`CREATE TABLE ${t.name} AS ${t.select}`)
-      const mergedIn = merging()
-      const writing = stopwatch()
-      await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
-      const n = await conn.runAndReadAll(`SELECT count(*) FROM ${t.name}`)
-      rowCounts[t.name] = Number(n.getRows()[0][0])
-      contentHashes[rel] = await contentHash(conn, t.name)
-      await conn.run(`DROP TABLE ${t.name}`)
+      const out = path.join(workDir, rel)
+      const took = stopwatch()
       outputs.push(rel)
-      options.log?.(`${t.name}: ${rowCounts[t.name].toLocaleString("en-US")} rows merged in ${mergedIn}, written and hashed in ${writing()}`)
+      const from = byEntity ? await usableEarlier(earlier, rel) : undefined
+      const affected = from ? await affectedEntities(conn, t, changed) : -1
+      if (from && affected === 0) {
+        await linkFile(from.file, out)
+        linked[rel] = from.record
+        rowCounts[t.name] = from.rows
+        how.linked++
+        log(`${t.name}: unchanged, ${from.rows.toLocaleString("en-US")} rows linked`)
+      } else if (from) {
+        const r = await mergeEntities(conn, t, out, from.file, from)
+        rowCounts[t.name] = r.rows
+        contentHashes[rel] = r.hash
+        how.byEntity++
+        log(`${t.name}: ${affected.toLocaleString("en-US")} changed entities merged again (${r.removed.toLocaleString("en-US")} rows out, ${r.fresh.toLocaleString("en-US")} in), ${r.rows.toLocaleString("en-US")} rows written in ${took()}`)
+      } else {
+        const r = await mergeWhole(conn, t, out)
+        rowCounts[t.name] = r.rows
+        contentHashes[rel] = r.hash
+        how.whole++
+        log(`${t.name}: ${r.rows.toLocaleString("en-US")} rows merged and written in ${took()}`)
+      }
     }
-    return { outputs, rowCounts, contentHashes }
+    const note = earlier
+      ? byEntity
+        ? `merge: ${how.linked} tables unchanged (linked), ${how.byEntity} merged again for the changed entities only, ${how.whole} merged whole`
+        : `merge: every table merged whole (${changedRows.toLocaleString("en-US")} raw rows changed, over ${ENTITY_MERGE_LIMIT * 100}% of ${rawRowsOf(objects).toLocaleString("en-US")})`
+      : `merge: every table merged whole`
+    return { outputs, rowCounts, contentHashes, linked, note }
   } finally {
     conn.closeSync()
     db.closeSync()

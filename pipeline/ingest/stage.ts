@@ -21,7 +21,7 @@ import { linkFile } from "../../core/artifacts/files.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import type { CorpusObject } from "../corpus/CorpusStore.ts"
 import { SkipTally, type Stage, type StageContext, StageError, type StageResult } from "../stages/Stage.ts"
-import { mergePartitions } from "./merge.ts"
+import { type EarlierMerge, mergePartitions, type PartitionRows } from "./merge.ts"
 import {
   type ObjectPartition,
   parseObject,
@@ -81,6 +81,32 @@ const interruptedPartition = (ctx: StageContext, rel: string) =>
       if (Option.isSome(partition)) return Option.some({ dir: path.join(dir, rel), partition: partition.value })
     }
     return Option.none()
+  })
+
+const PARTITION_RECORD = new RegExp(`^${PARTITIONS_DIR.replace(".", "\\.")}/([^/]+)/object\\.json$`)
+
+/**
+ * What the merge may start from: the current version's tables, when its ingest ran the same code
+ * (so its tables are what this merge would make of its partitions), with the partitions that
+ * came and went since. None when there is no such version or a gone partition cannot be read.
+ */
+const earlierMerge = (ctx: StageContext, planned: ReadonlyArray<Planned>, partitions: ReadonlyMap<number, ObjectPartition>) =>
+  Effect.gen(function* () {
+    const previous = ctx.previous
+    if (!previous || ctx.codeVersion === undefined || previous.record.codeVersion !== ctx.codeVersion) return Option.none<EarlierMerge>()
+    const before = new Set(previous.record.outputs.flatMap((o) => PARTITION_RECORD.exec(o.path)?.[1] ?? []))
+    const now = new Set(planned.map((p) => path.basename(p.rel)))
+    const added = planned.filter((p) => !before.has(path.basename(p.rel))).map((p) => ({ dir: path.join(ctx.workDir, p.rel), rows: partitions.get(p.doc)!.rows }))
+    const gone: PartitionRows[] = []
+    for (const key of before) {
+      if (now.has(key)) continue
+      const dir = path.join(previous.dir, PARTITIONS_DIR, key)
+      const partition = yield* readPartition(dir)
+      if (Option.isNone(partition)) return Option.none<EarlierMerge>()
+      gone.push({ dir, rows: partition.value.rows })
+    }
+    const tables = new Map(previous.record.outputs.filter((o) => o.path.startsWith("tables/")).map((o) => [o.path, o]))
+    return Option.some<EarlierMerge>({ dir: previous.dir, tables, added, gone })
   })
 
 /** Reads objects in this thread (INGEST_WORKERS=0, or a caller that gave no corpus location). */
@@ -198,16 +224,19 @@ export const runIngest = (ctx: StageContext, options: { readonly readerVersion?:
       outputs.push(...partitionFiles(partition).map((f) => `${p.rel}/${f}`))
       return { path: p.object.path, doc: p.doc, dir: path.join(ctx.workDir, p.rel), rows: partition.rows }
     })
-    ctx.progress.info(`merging ${planned.length} partitions`)
-    const merged = yield* Effect.tryPromise(() => mergePartitions(ctx.workDir, mergeInputs, { log: (line) => ctx.progress.info(line) }))
-    const notes = [`${toRead.length} corpus objects read, ${reused} reused from the previous version, ${resumed} from an interrupted run`]
+    const earlier = yield* earlierMerge(ctx, planned, partitions)
+    ctx.progress.info(`merging ${planned.length} partitions${Option.isSome(earlier) ? `, from ${path.basename(ctx.previous!.dir)}'s tables where only some entities changed` : ""}`)
+    const merged = yield* Effect.tryPromise(() =>
+      mergePartitions(ctx.workDir, mergeInputs, { log: (line) => ctx.progress.info(line), earlier: Option.getOrUndefined(earlier) })
+    )
+    const notes = [`${toRead.length} corpus objects read, ${reused} reused from the previous version, ${resumed} from an interrupted run`, merged.note]
     return {
       outputs: [...merged.outputs, ...outputs],
       rowCounts: merged.rowCounts,
       contentHashes: merged.contentHashes,
       skipped,
       notes,
-      linkedOutputs
+      linkedOutputs: { ...linkedOutputs, ...merged.linked }
     } satisfies StageResult
   })
 
