@@ -166,7 +166,13 @@ const usableEarlier = async (earlier: EarlierMerge, rel: string) => {
 export const mergePartitions = async (
   workDir: string,
   objects: ReadonlyArray<MergeInput>,
-  options: { readonly memoryLimit?: string; readonly log?: (line: string) => void; readonly earlier?: EarlierMerge } = {}
+  options: {
+    readonly memoryLimit?: string
+    readonly log?: (line: string) => void
+    readonly earlier?: EarlierMerge
+    /** ENTITY_MERGE_LIMIT unless given (tests of a few rows merge by entity at any share). */
+    readonly entityMergeLimit?: number
+  } = {}
 ): Promise<MergedTables> => {
   const stagingDir = path.join(workDir, ".staging")
   await fs.rm(stagingDir, { recursive: true, force: true })
@@ -198,7 +204,8 @@ export const mergePartitions = async (
     // By entity only while the change is small against the whole.
     const earlier = options.earlier
     const changedRows = earlier ? rawRowsOf(earlier.added) + rawRowsOf(earlier.gone) : Infinity
-    const byEntity = earlier !== undefined && changedRows <= ENTITY_MERGE_LIMIT * Math.max(1, rawRowsOf(objects))
+    const limit = options.entityMergeLimit ?? ENTITY_MERGE_LIMIT
+    const byEntity = earlier !== undefined && changedRows <= limit * Math.max(1, rawRowsOf(objects))
     const changed = new Set<string>()
     if (byEntity) {
       for (const t of Object.values(readerTables)) {
@@ -226,6 +233,7 @@ export const mergePartitions = async (
         await linkFile(from.file, out)
         linked[rel] = from.record
         rowCounts[t.name] = from.rows
+        contentHashes[rel] = from.hash
         how.linked++
         log(`${t.name}: unchanged, ${from.rows.toLocaleString("en-US")} rows linked`)
       } else if (from) {
@@ -245,7 +253,7 @@ export const mergePartitions = async (
     const note = earlier
       ? byEntity
         ? `merge: ${how.linked} tables unchanged (linked), ${how.byEntity} merged again for the changed entities only, ${how.whole} merged whole`
-        : `merge: every table merged whole (${changedRows.toLocaleString("en-US")} raw rows changed, over ${ENTITY_MERGE_LIMIT * 100}% of ${rawRowsOf(objects).toLocaleString("en-US")})`
+        : `merge: every table merged whole (${changedRows.toLocaleString("en-US")} raw rows changed, over ${limit * 100}% of ${rawRowsOf(objects).toLocaleString("en-US")})`
       : `merge: every table merged whole`
     return { outputs, rowCounts, contentHashes, linked, note }
   } finally {

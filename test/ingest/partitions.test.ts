@@ -121,6 +121,9 @@ describe("incremental ingest", () => {
     const scratch = await build(corpus, `scratch-${label}`, 0)
     expect(incremental.upToDate).toBe(false)
     expect(tables(incremental.record)).toEqual(tables(scratch.record))
+    // The incremental build merged from the earlier tables, the reference from the partitions alone.
+    expect(incremental.record.notes?.[1]).toMatch(/^merge: \d+ tables unchanged \(linked\), \d+ merged again for the changed entities only, 0 merged whole$/)
+    expect(scratch.record.notes?.[1]).toBe("merge: every table merged whole")
     const before = previous
     previous = incremental
     return { incremental, before }
