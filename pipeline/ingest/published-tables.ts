@@ -102,6 +102,10 @@ export interface PublishedTable {
   readonly entity: Entity
 }
 
+/** One row per key, each column from the key's first raw row that has it (reference tables: the scheme, the manuals). */
+const firstRowOfKey = (raw: string, key: string, columns: ReadonlyArray<string>) =>
+  `SELECT ${key}, ${columns.map((c) => `arg_min(${c}, _pos) AS ${c}`).join(", ")} FROM ${raw} GROUP BY ${key}`
+
 /** An examiner is one name, however spaced or cased. */
 const examinerName = (col: string) => `upper(regexp_replace(trim(${col}), '\\s+', ' ', 'g'))`
 
@@ -280,29 +284,19 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "cpc_scheme",
     entity: { column: "symbol", raw: "raw_cpc_scheme" },
     orderBy: "symbol",
-    select: `
-      SELECT symbol, arg_min(level, _pos) AS level, arg_min(title, _pos) AS title, arg_min(parent, _pos) AS parent,
-        arg_min(section, _pos) AS section
-      FROM raw_cpc_scheme GROUP BY symbol`
+    select: firstRowOfKey("raw_cpc_scheme", "symbol", ["level", "title", "parent", "section"])
   },
   {
     name: "mpep_sections",
     entity: { column: "section_id", raw: "raw_mpep_sections" },
     orderBy: "section_id",
-    select: `
-      SELECT section_id, arg_min(title, _pos) AS title, arg_min(chapter, _pos) AS chapter, arg_min(revision, _pos) AS revision,
-        arg_min(content, _pos) AS content, arg_min(cross_refs, _pos) AS cross_refs, arg_min(source_file, _pos) AS source_file
-      FROM raw_mpep_sections GROUP BY section_id`
+    select: firstRowOfKey("raw_mpep_sections", "section_id", ["title", "chapter", "revision", "content", "cross_refs", "source_file"])
   },
   {
     name: "epo_sections",
     entity: { column: "section_id", raw: "raw_epo_sections" },
     orderBy: "section_id",
-    select: `
-      SELECT section_id, arg_min(ref, _pos) AS ref, arg_min(part, _pos) AS part, arg_min(chapter, _pos) AS chapter,
-        arg_min(title, _pos) AS title, arg_min(content, _pos) AS content, arg_min(url, _pos) AS url,
-        arg_min(cross_refs, _pos) AS cross_refs
-      FROM raw_epo_sections GROUP BY section_id`
+    select: firstRowOfKey("raw_epo_sections", "section_id", ["ref", "part", "chapter", "title", "content", "url", "cross_refs"])
   },
   {
     name: "form_paragraphs",
@@ -323,9 +317,6 @@ export const publishedTables: ReadonlyArray<PublishedTable> = [
     name: "design_codes",
     entity: { column: "code", raw: "raw_design_codes" },
     orderBy: "code",
-    select: `
-      SELECT code, arg_min(level, _pos) AS level, arg_min(parent, _pos) AS parent, arg_min(description, _pos) AS description,
-        arg_min(guidelines, _pos) AS guidelines, arg_min(excludes, _pos) AS excludes
-      FROM raw_design_codes GROUP BY code`
+    select: firstRowOfKey("raw_design_codes", "code", ["level", "parent", "description", "guidelines", "excludes"])
   }
 ]
