@@ -11,7 +11,10 @@
  * search), dense+feedback (k-NN again with pseudo-relevance feedback, core/search/feedback.ts),
  * dense+citations (feedback and the citation graph: the product's plain search), hybrid
  * (dense+citations+BM25), hybrid+rerank (the hub's late-interaction
- * reranker over the top 50). Metrics: recall@10, recall@100, MRR (within the top 100).
+ * reranker over the top 50). Metrics: recall@10, recall@100, MRR (within the top 100), and
+ * CPC@10, the share of the top 10 that shares a CPC subclass with the query document (queries
+ * and hits with CPC only): held-out citations reward whatever reaches the cited documents and do not see a
+ * head of off-topic documents above them; this does.
  *
  * The held-out queries are split in two by a fixed hash of the application number: `dev` is
  * where weights, thresholds and encoder settings may be tuned, `test` is what the README
@@ -155,8 +158,16 @@ class Judged {
   r10 = 0
   r100 = 0
   mrr = 0
-  /** Judges one query's ranking (best first) against its relevant keys. */
-  add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>) {
+  /** Queries with CPC subclasses, and the sum over them of the share of their top 10 that shares one. */
+  topicalN = 0
+  topical10 = 0
+  /**
+   * Judges one query's ranking (best first) against its relevant keys, and, where `onTopic` is
+   * given (the query document has CPC subclasses), how much of the head shares a subclass with it:
+   * held-out citations reward whatever reaches the cited documents, and do not see a head of
+   * off-topic documents above them.
+   */
+  add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>, onTopic?: (key: number) => boolean | undefined) {
     const top = ranked.slice(0, 100)
     const found = (n: number) => top.slice(0, n).filter((k) => relevant.has(k)).length / relevant.size
     const first = top.findIndex((k) => relevant.has(k))
@@ -164,6 +175,12 @@ class Judged {
     this.r10 += found(10)
     this.r100 += found(100)
     this.mrr += first === -1 ? 0 : 1 / (first + 1)
+    // Hits without CPC are left out of the share: 38% of the sample's records have none.
+    const judged = onTopic ? top.slice(0, 10).map(onTopic).filter((v) => v !== undefined) : []
+    if (judged.length > 0) {
+      this.topicalN++
+      this.topical10 += judged.filter(Boolean).length / judged.length
+    }
   }
   plus(other: Judged) {
     const both = new Judged()
@@ -171,11 +188,36 @@ class Judged {
     both.r10 = this.r10 + other.r10
     both.r100 = this.r100 + other.r100
     both.mrr = this.mrr + other.mrr
+    both.topicalN = this.topicalN + other.topicalN
+    both.topical10 = this.topical10 + other.topical10
     return both
   }
   means() {
     const n = this.n || 1
-    return { recallAt10: this.r10 / n, recallAt100: this.r100 / n, mrr: this.mrr / n }
+    return { recallAt10: this.r10 / n, recallAt100: this.r100 / n, mrr: this.mrr / n, cpcAt10: this.topicalN ? this.topical10 / this.topicalN : Number.NaN }
+  }
+}
+
+/** CPC subclasses per key, from the build's cpc_assignments. */
+const subclassesByKey = async (rows: (sql: string) => Promise<ReadonlyArray<Record<string, unknown>>>, keyOf: ReadonlyMap<string, number>) => {
+  const out = new Map<number, ReadonlySet<string>>()
+  for (const r of await rows(`SELECT app_num, list(DISTINCT subclass) AS subclasses FROM cpc_assignments GROUP BY app_num`)) {
+    const key = keyOf.get(String(r.app_num))
+    if (key !== undefined) out.set(key, new Set((r.subclasses as string[]) ?? []))
+  }
+  return out
+}
+
+/**
+ * Whether a hit shares a CPC subclass with the query document (undefined for a hit without CPC);
+ * no judge at all when the query document has none.
+ */
+const onTopicOf = (subclasses: ReadonlyMap<number, ReadonlySet<string>>, query: number) => {
+  const mine = subclasses.get(query)
+  if (!mine || mine.size === 0) return undefined
+  return (key: number) => {
+    const theirs = subclasses.get(key)
+    return theirs && theirs.size > 0 ? [...theirs].some((s) => mine.has(s)) : undefined
   }
 }
 
@@ -232,11 +274,12 @@ const heldOut = async (label: string, versionDir: string) => {
     const out = await hub.post("/encode", { texts: batch.map((q) => q.text) })
     batch.forEach((q, j) => vectors.set(q.key, Float32Array.from(out.vectors[j])))
   }
-  return { label, versionDir, db, base, texts, queries, state, hub, vectors, relevance }
+  const subclasses = await subclassesByKey(db.rows, base.corpus.keyOf)
+  return { label, versionDir, db, base, texts, queries, state, hub, vectors, relevance, subclasses }
 }
 
 const quality = async (label: string, versionDir: string) => {
-  const { db, base, texts, queries, state, hub, vectors, relevance } = await heldOut(label, versionDir)
+  const { db, base, texts, queries, state, hub, vectors, relevance, subclasses } = await heldOut(label, versionDir)
   if (values["tune-ensemble"] && label.startsWith("sample"))
     await sweepEnsembleWeights(versionDir, state, texts, queries.filter((q) => q.split === "dev"), values["tune-ensemble"].split(",").map(Number))
   const candidateText = (k: number) => {
@@ -254,7 +297,7 @@ const quality = async (label: string, versionDir: string) => {
         const scored = await hub.post("/rerank", { query: q.text, candidates: head.map((h) => ({ id: String(h.key), text: candidateText(h.key) })) })
         hits = applyRerank(hits, new Map(scored.scores.map((s: { id: string; score: number }) => [Number(s.id), s.score])))
       }
-      sums[q.split].add(hits.map((h) => h.key), q.relevant)
+      sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(subclasses, q.key))
     }
     for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
       results.push({ corpus: label, config: config.name, split, queries: sum.n, ...sum.means() })
@@ -539,7 +582,8 @@ for (const q of [sample, synth].filter((q) => q !== undefined))
     ["split", (r) => `${r.split} (${r.queries})`],
     ["recall@10", (r) => f3(r.recallAt10)],
     ["recall@100", (r) => f3(r.recallAt100)],
-    ["MRR", (r) => f3(r.mrr)]
+    ["MRR", (r) => f3(r.mrr)],
+    ["CPC@10", (r) => (Number.isNaN(r.cpcAt10) ? "-" : f3(r.cpcAt10))]
   ])
 const lat = values["quality-only"] || values["sample-only"] ? undefined : await latency(await synthDir(values["latency-artifacts"], Number(values["latency-n"])))
 if (lat) printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
