@@ -134,14 +134,15 @@ const mergeEntities = async (conn: DuckDBConnection, t: PublishedTable, out: str
       `TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`
   )
   await conn.run(`DROP TABLE _fresh`)
-  const hash = String((await conn.runAndReadAll(`SELECT (${earlier.hash}::HUGEINT - ${removed.hash}::HUGEINT + ${fresh.hash}::HUGEINT)::VARCHAR`)).getRows()[0][0])
+  // The hash is a sum over rows: the earlier sum, less the rows taken out, plus those merged again.
+  const hash = (BigInt(earlier.hash) - BigInt(removed.hash) + BigInt(fresh.hash)).toString()
   return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows }
 }
 
-/** An earlier table this merge may start from: listed with its rows and hash, and still there at its recorded size. */
+/** An earlier table this merge may start from: listed with its rows and hash (a sum, see hashAndCount), and still there at its recorded size. */
 const usableEarlier = async (earlier: EarlierMerge, rel: string) => {
   const record = earlier.tables.get(rel)
-  if (!record || record.rows === undefined || record.contentHash === undefined) return undefined
+  if (!record || record.rows === undefined || record.contentHash === undefined || !/^-?\d+$/.test(record.contentHash)) return undefined
   const file = path.join(earlier.dir, rel)
   const size = await fs.stat(file).then((s) => s.size, () => -1)
   return size === record.bytes ? { file, record, rows: record.rows, hash: record.contentHash } : undefined
