@@ -1,7 +1,7 @@
 /**
  * The merge takes text columns (titles, abstracts, claims, paragraphs, event descriptions,
  * office-action bodies) by the position of the winning raw row rather than inside the aggregate
- * (pipeline/ingest/merge.ts, fetchTexts). These partitions carry the cases where the position
+ * (pipeline/ingest/published-tables.ts, fetchTexts). These partitions carry the cases where the position
  * could pick another row than the value did: duplicate keys in one document, a NULL value in the
  * first row and a value in a later one, blank text in the best source, one key in two objects.
  */
