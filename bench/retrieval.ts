@@ -54,6 +54,7 @@ import { indexedText } from "../core/encoder/document-text.ts"
 import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
 import { type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
+import type { SearchCorpus } from "../core/search/corpus.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
@@ -161,12 +162,7 @@ class Judged {
   /** Queries with CPC subclasses, and the sum over them of the share of their top 10 that shares one. */
   topicalN = 0
   topical10 = 0
-  /**
-   * Judges one query's ranking (best first) against its relevant keys, and, where `onTopic` is
-   * given (the query document has CPC subclasses), how much of the head shares a subclass with it:
-   * held-out citations reward whatever reaches the cited documents, and do not see a head of
-   * off-topic documents above them.
-   */
+  /** Judges one query's ranking (best first) against its relevant keys, and its head's CPC@10 where `onTopic` is given (see the header). */
   add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>, onTopic?: (key: number) => boolean | undefined) {
     const top = ranked.slice(0, 100)
     const found = (n: number) => top.slice(0, n).filter((k) => relevant.has(k)).length / relevant.size
@@ -198,26 +194,17 @@ class Judged {
   }
 }
 
-/** CPC subclasses per key, from the build's cpc_assignments. */
-const subclassesByKey = async (rows: (sql: string) => Promise<ReadonlyArray<Record<string, unknown>>>, keyOf: ReadonlyMap<string, number>) => {
-  const out = new Map<number, ReadonlySet<string>>()
-  for (const r of await rows(`SELECT app_num, list(DISTINCT subclass) AS subclasses FROM cpc_assignments GROUP BY app_num`)) {
-    const key = keyOf.get(String(r.app_num))
-    if (key !== undefined) out.set(key, new Set((r.subclasses as string[]) ?? []))
-  }
-  return out
-}
-
 /**
- * Whether a hit shares a CPC subclass with the query document (undefined for a hit without CPC);
- * no judge at all when the query document has none.
+ * Whether a hit shares a CPC subclass with the query document (undefined for a hit without CPC),
+ * from the search corpus's own CPC index; no judge at all when the query document has none.
  */
-const onTopicOf = (subclasses: ReadonlyMap<number, ReadonlySet<string>>, query: number) => {
-  const mine = subclasses.get(query)
-  if (!mine || mine.size === 0) return undefined
+const onTopicOf = (corpus: SearchCorpus, query: number) => {
+  const idsOf = (key: number) => corpus.cpcIds.subarray(corpus.cpcOffsets[key], corpus.cpcOffsets[key + 1])
+  const mine = new Set(idsOf(query))
+  if (mine.size === 0) return undefined
   return (key: number) => {
-    const theirs = subclasses.get(key)
-    return theirs && theirs.size > 0 ? [...theirs].some((s) => mine.has(s)) : undefined
+    const theirs = idsOf(key)
+    return theirs.length > 0 ? theirs.some((id) => mine.has(id)) : undefined
   }
 }
 
@@ -274,12 +261,11 @@ const heldOut = async (label: string, versionDir: string) => {
     const out = await hub.post("/encode", { texts: batch.map((q) => q.text) })
     batch.forEach((q, j) => vectors.set(q.key, Float32Array.from(out.vectors[j])))
   }
-  const subclasses = await subclassesByKey(db.rows, base.corpus.keyOf)
-  return { label, versionDir, db, base, texts, queries, state, hub, vectors, relevance, subclasses }
+  return { label, versionDir, db, base, texts, queries, state, hub, vectors, relevance }
 }
 
 const quality = async (label: string, versionDir: string) => {
-  const { db, base, texts, queries, state, hub, vectors, relevance, subclasses } = await heldOut(label, versionDir)
+  const { db, base, texts, queries, state, hub, vectors, relevance } = await heldOut(label, versionDir)
   if (values["tune-ensemble"] && label.startsWith("sample"))
     await sweepEnsembleWeights(versionDir, state, texts, queries.filter((q) => q.split === "dev"), values["tune-ensemble"].split(",").map(Number))
   const candidateText = (k: number) => {
@@ -297,7 +283,7 @@ const quality = async (label: string, versionDir: string) => {
         const scored = await hub.post("/rerank", { query: q.text, candidates: head.map((h) => ({ id: String(h.key), text: candidateText(h.key) })) })
         hits = applyRerank(hits, new Map(scored.scores.map((s: { id: string; score: number }) => [Number(s.id), s.score])))
       }
-      sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(subclasses, q.key))
+      sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key))
     }
     for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
       results.push({ corpus: label, config: config.name, split, queries: sum.n, ...sum.means() })
