@@ -36,6 +36,9 @@ export const linkFile = async (from: string, to: string) => {
   await fs.link(from, to).catch(() => fs.copyFile(from, to))
 }
 
+/** Whether a file is there at the size a manifest recorded for it (what linking an earlier version's file relies on). */
+export const hasRecordedSize = (file: string, bytes: number) => fs.stat(file).then((st) => st.size === bytes, () => false)
+
 /** A string as a SQL literal (for file paths in DuckDB statements). */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`
 

@@ -12,7 +12,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { linkFile, sqlString } from "../../core/artifacts/files.ts"
+import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import { type PublishedTable, publishedTables } from "./published-tables.ts"
@@ -144,8 +144,7 @@ const usableEarlier = async (earlier: EarlierMerge, rel: string) => {
   const record = earlier.tables.get(rel)
   if (!record || record.rows === undefined || record.contentHash === undefined || !/^-?\d+$/.test(record.contentHash)) return undefined
   const file = path.join(earlier.dir, rel)
-  const size = await fs.stat(file).then((s) => s.size, () => -1)
-  return size === record.bytes ? { file, record, rows: record.rows, hash: record.contentHash } : undefined
+  return (await hasRecordedSize(file, record.bytes)) ? { file, record, rows: record.rows, hash: record.contentHash } : undefined
 }
 
 /**

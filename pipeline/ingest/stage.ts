@@ -17,7 +17,7 @@ import { ConfigError, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
-import { linkFile } from "../../core/artifacts/files.ts"
+import { hasRecordedSize, linkFile } from "../../core/artifacts/files.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import type { CorpusObject } from "../corpus/CorpusStore.ts"
 import { SkipTally, type Stage, type StageContext, StageError, type StageResult } from "../stages/Stage.ts"
@@ -67,8 +67,7 @@ const previousPartition = (ctx: StageContext, previousOutputs: ReadonlyMap<strin
     const files = partitionFiles(partition.value)
     for (const f of files) {
       const recorded = previousOutputs.get(`${rel}/${f}`)
-      const size = yield* Effect.promise(() => fs.stat(path.join(dir, f)).then((s) => s.size, () => -1))
-      if (!recorded || recorded.bytes !== size) return Option.none()
+      if (!recorded || !(yield* Effect.promise(() => hasRecordedSize(path.join(dir, f), recorded.bytes)))) return Option.none()
     }
     return Option.some({ dir, partition: partition.value, files })
   })
