@@ -15,6 +15,7 @@ import * as path from "node:path"
 import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
+import { clearChanges, writeChangedKeys, writeChangeListing } from "./changes.ts"
 import { type PublishedTable, publishedTables } from "./published-tables.ts"
 import { emptyRawDdl } from "./staging.ts"
 import { openStageDatabase, stageMemoryLimit } from "../stages/duckdb.ts"
@@ -178,6 +179,7 @@ export const mergePartitions = async (
   await fs.rm(stagingDir, { recursive: true, force: true })
   await fs.mkdir(stagingDir, { recursive: true })
   await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
+  await clearChanges(workDir)
   const db = await openStageDatabase({
     spillDir: path.join(stagingDir, "merge.spill"),
     memoryLimit: options.memoryLimit ?? MERGE_MEMORY_LIMIT,
@@ -222,6 +224,8 @@ export const mergePartitions = async (
     const linked: Record<string, StageOutput> = {}
     const outputs: string[] = []
     const how = { linked: 0, byEntity: 0, whole: 0 }
+    // What changed since the earlier version, for the stages after ingest (changes.ts).
+    const changes = { unchanged: [] as string[], byEntity: [] as string[] }
     for (const t of publishedTables) {
       const rel = `tables/${t.name}.parquet`
       const out = path.join(workDir, rel)
@@ -235,8 +239,11 @@ export const mergePartitions = async (
         rowCounts[t.name] = from.rows
         contentHashes[rel] = from.hash
         how.linked++
+        changes.unchanged.push(t.name)
         log(`${t.name}: unchanged, ${from.rows.toLocaleString("en-US")} rows linked`)
       } else if (from) {
+        outputs.push(await writeChangedKeys(conn, workDir, t.name, "_affected"))
+        changes.byEntity.push(t.name)
         const r = await mergeEntities(conn, t, out, from.file, from)
         rowCounts[t.name] = r.rows
         contentHashes[rel] = r.hash
@@ -250,6 +257,7 @@ export const mergePartitions = async (
         log(`${t.name}: ${r.rows.toLocaleString("en-US")} rows merged and written in ${took()}`)
       }
     }
+    outputs.push(await writeChangeListing(workDir, { since: byEntity ? path.basename(earlier.dir) : null, ...changes }))
     const note = earlier
       ? byEntity
         ? `merge: ${how.linked} tables unchanged (linked), ${how.byEntity} merged again for the changed entities only, ${how.whole} merged whole`

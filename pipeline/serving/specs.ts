@@ -32,6 +32,14 @@ export interface RecordSpec {
   readonly order: string
   /** Gather rows of one key into a list (else one row per key). */
   readonly grouped: boolean
+  /**
+   * Tables whose nightly change lists (pipeline/ingest/changes.ts) name every key whose record may
+   * differ: the record of key k is made only of rows of these tables whose entity is k. A nightly
+   * build then neither fingerprints the whole table nor reads it, only the keys listed. Absent
+   * where a record reads other rows (the vector key of an application moves when an application
+   * before it is added) or is keyed otherwise than its table's entity.
+   */
+  readonly changesWith?: ReadonlyArray<string>
 }
 
 export const recordSpecs: ReadonlyArray<RecordSpec> = [
@@ -53,6 +61,7 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["claims"],
     grouped: true,
+    changesWith: ["claims"],
     select: `SELECT app_num AS k, claim_num, text, depends_on, is_independent FROM claims WHERE app_num IS NOT NULL`,
     order: "k, claim_num"
   },
@@ -76,6 +85,7 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["citations"],
     grouped: true,
+    changesWith: ["citations"],
     select: `SELECT citing_app AS k, cited_app, cited_doc, examiner_cited, citing_filing_year FROM citations WHERE citing_app IS NOT NULL`,
     order: "k, coalesce(cited_app, cited_doc)"
   },
@@ -92,6 +102,7 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["cpc_assignments"],
     grouped: true,
+    changesWith: ["cpc_assignments"],
     select: `SELECT app_num AS k, symbol, bool_or(is_inventive) AS inventive, bool_or(is_main) AS main FROM cpc_assignments
           WHERE app_num IS NOT NULL AND symbol IS NOT NULL GROUP BY app_num, symbol`,
     order: "k, main DESC, inventive DESC, symbol"
@@ -101,6 +112,7 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["description_paragraphs"],
     grouped: true,
+    changesWith: ["description_paragraphs"],
     select: `SELECT app_num AS k, seq, para_num, heading, text FROM description_paragraphs WHERE app_num IS NOT NULL`,
     order: "k, seq"
   },
@@ -109,6 +121,7 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["continuity"],
     grouped: true,
+    changesWith: ["continuity"],
     select: `SELECT child_app AS k, parent_app, relation, parent_filed FROM (
             SELECT DISTINCT child_app, parent_app, relation, parent_filing_date, strftime(parent_filing_date, '%Y-%m-%d') AS parent_filed FROM continuity
             WHERE child_app IS NOT NULL AND parent_app IS NOT NULL AND parent_app <> child_app)`,

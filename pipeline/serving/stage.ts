@@ -11,12 +11,13 @@ import type { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
-import { RecordFileKind, SERVING_DIR } from "../../core/serving/records.ts"
+import { linkFile, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { decodeIndex, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
+import { changedKeysSql, changedSince, ingestChanges } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
 import { changedKeys, mergeRecords } from "../stages/take-over.ts"
-import { earlierRecords, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
+import { carriedFingerprintSql, earlierRecords, fingerprintFile, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
@@ -68,34 +69,57 @@ async function* encoded(records: AsyncIterable<{ key: string; json: string }>) {
 /**
  * One spec's record file, and for keyed files their fingerprints. With an earlier version's file
  * and fingerprints (a nightly build under the same stage code), only new and changed keys are
- * queried and serialised; the rest are copied (take-over.ts).
+ * queried and serialised; the rest are copied (take-over.ts). Which keys those are, ingest's
+ * change lists say where the spec has them (`changesWith`; a file none of whose keys changed is
+ * linked whole); otherwise every key is fingerprinted and compared.
  */
-const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, earlierDir: string | undefined, tick: (n: number) => void) => {
-  const writer = await openRecordWriter(workDir, spec.name, spec.kind)
+const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, earlierDir: string | undefined, changesDir: string | undefined, tick: (n: number) => void) => {
   if (spec.kind === RecordFileKind.Ordinal) {
+    const writer = await openRecordWriter(workDir, spec.name, spec.kind)
     for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addJson(Number(r.key), r.json)
     const written = await writer.finish()
     return { ...written, note: undefined }
   }
-  await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${fingerprintSql(spec)}`)
   const earlier = earlierDir ? await earlierRecords(earlierDir, spec) : undefined
-  let takeOver: { takenOver: number; replaced: number } | undefined
-  if (earlier) {
-    const dropped = await changedKeys(conn, earlier.fingerprints, "_fingerprints", "_fresh")
+  const changed = earlier && changesDir && spec.changesWith ? await changedSince(changesDir, earlierDir, spec.changesWith) : undefined
+  if (earlier && changed?.files.length === 0) return linkRecords(workDir, spec, earlier)
+  const writer = await openRecordWriter(workDir, spec.name, spec.kind)
+  let takeOver: { takenOver: number; listed: string } | undefined
+  if (earlier && changed) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
+    const listed = ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => String(k))
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintSql(spec, earlier.fingerprints, "_fresh")}`)
     const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
-    takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), dropped, fresh, writer), replaced: dropped.size }
+    takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), new Set(listed), fresh, writer), listed: `${listed.length} keys listed as changed by ingest` }
   } else {
-    for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addJson(r.key, r.json)
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${fingerprintSql(spec)}`)
+    if (earlier) {
+      const dropped = await changedKeys(conn, earlier.fingerprints, "_fingerprints", "_fresh")
+      const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
+      takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), dropped, fresh, writer), listed: `${dropped.size} earlier ones replaced or removed` }
+    } else {
+      for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addJson(r.key, r.json)
+    }
   }
   const written = await writer.finish()
   const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
   const note = takeOver
-    ? `serving/${spec.name}: ${takeOver.takenOver} records taken over from the earlier version, ${written.records - takeOver.takenOver} written anew, ${takeOver.replaced} earlier ones replaced or removed`
+    ? `serving/${spec.name}: ${takeOver.takenOver} records taken over from the earlier version, ${written.records - takeOver.takenOver} written anew, ${takeOver.listed}`
     : undefined
   return { records: written.records, outputs: [...written.outputs, fingerprints], note }
 }
 
-export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string): Promise<StageResult> => {
+/** An earlier record file none of whose keys changed: its data, index and fingerprints, linked. */
+const linkRecords = async (workDir: string, spec: RecordSpec, earlier: { readonly data: string; readonly index: string; readonly fingerprints: string }) => {
+  const files = recordFileNames(spec.name)
+  const rels = [files.data, files.index, fingerprintFile(spec.name)]
+  await Promise.all([earlier.data, earlier.index, earlier.fingerprints].map((from, i) => linkFile(from, path.join(workDir, rels[i]))))
+  const records = decodeIndex(await fs.readFile(earlier.index)).count
+  return { records, outputs: rels, note: `serving/${spec.name}: unchanged since the earlier version (ingest's change lists), ${records} records linked` }
+}
+
+/** `changesDir`: ingest's change lists (pipeline/ingest/changes.ts), which spare a nightly build the fingerprints of unchanged tables. */
+export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string, changesDir?: string): Promise<StageResult> => {
   // A spec skipped for a missing table must not leave an earlier file of that name behind.
   await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
   const spillDir = spillDirOf(workDir, "serving")
@@ -118,7 +142,7 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
         continue
       }
       const took = stopwatch()
-      const written = await writeSpec(conn, workDir, spec, earlierDir, tick)
+      const written = await writeSpec(conn, workDir, spec, earlierDir, changesDir, tick)
       outputs.push(...written.outputs)
       rowCounts[`serving_${spec.name}`] = written.records
       notes.push(written.note ? `${written.note} (${took()})` : `serving/${spec.name}: ${written.records} records written (${took()})`)
@@ -141,7 +165,8 @@ export const servingStage: Stage = {
       writeServingRecords(
         ctx.workDir,
         (n) => ctx.progress.tick(n, "serving rows"),
-        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined
+        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined,
+        ctx.outputOf(ingestChanges)
       )
     )
 }

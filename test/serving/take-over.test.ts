@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { filesUnder, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { SERVING_DIR } from "../../core/serving/records.ts"
 import { writeStoredDocuments } from "../../pipeline/documents/stage.ts"
+import { CHANGES_DIR, writeChangedKeys, writeChangeListing } from "../../pipeline/ingest/changes.ts"
 import { writeServingRecords } from "../../pipeline/serving/stage.ts"
 import { tempDir } from "../api/support.ts"
 
@@ -56,6 +57,29 @@ const night = async (dir: string, o: { absent: number; edited?: number }) => {
   }
 }
 
+/** Tables whose change lists the test writes, the way ingest's merge by entity does. */
+const listedTables = ["claims", "citations", "cpc_assignments", "description_paragraphs", "continuity"]
+
+/**
+ * Ingest's change lists for `dir` against `since`: every key of the tenths that differ between the
+ * two nights (gone, reworded, new), whether or not a table's rows of it changed, as a merge by
+ * entity lists them; or, with `none`, every table linked unchanged.
+ */
+const changeLists = async (dir: string, since: string, tenths: ReadonlyArray<number>) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const c = await db.connect()
+  try {
+    for (const t of tenths.length ? listedTables : []) {
+      const source = `read_parquet(${sqlString(path.join(versionDir, "tables", `${t}.parquet`))})`
+      await writeChangedKeys(c, dir, t, `(SELECT DISTINCT ${appColumn[t]} AS k FROM ${source} WHERE hash(${appColumn[t]}) % 10 IN (${tenths.join(", ")}))`)
+    }
+    await writeChangeListing(dir, { since: path.basename(since), unchanged: tenths.length ? [] : listedTables, byEntity: tenths.length ? listedTables : [] })
+  } finally {
+    c.closeSync()
+    db.closeSync()
+  }
+}
+
 const servingFiles = async (dir: string) => (await filesUnder(path.join(dir, SERVING_DIR))).sort()
 
 let root: string
@@ -64,6 +88,11 @@ let fromScratch: string
 let nightly: string
 let nightlyNotes: ReadonlyArray<string>
 let documentNotes: ReadonlyArray<string>
+/** The same night built with ingest's change lists, and a night where nothing changed. */
+let listed: string
+let listedNotes: ReadonlyArray<string>
+let unchanged: string
+let unchangedNotes: ReadonlyArray<string>
 
 beforeAll(async () => {
   root = tempDir("serving-take-over")
@@ -79,6 +108,14 @@ beforeAll(async () => {
   await writeStoredDocuments(earlier)
   await writeStoredDocuments(fromScratch)
   documentNotes = (await writeStoredDocuments(nightly, () => {}, earlier)).notes ?? []
+  listed = path.join(root, "listed")
+  await night(listed, { absent: 2 })
+  await changeLists(listed, earlier, [0, 1, 2])
+  listedNotes = (await writeServingRecords(listed, () => {}, earlier, path.join(listed, CHANGES_DIR))).notes ?? []
+  unchanged = path.join(root, "unchanged")
+  await night(unchanged, { absent: 0, edited: 1 })
+  await changeLists(unchanged, earlier, [])
+  unchangedNotes = (await writeServingRecords(unchanged, () => {}, earlier, path.join(unchanged, CHANGES_DIR))).notes ?? []
 }, 300_000)
 
 afterAll(async () => {
@@ -108,6 +145,35 @@ describe("serving records of a nightly build", () => {
     // Ordinal files (map points by vector key) are always written whole: nothing is taken over.
     const points = nightlyNotes.find((n) => n.startsWith("serving/points:"))
     expect(points).toMatch(/^serving\/points: \d+ records written \(/)
+  })
+
+  it("with ingest's change lists, reads only the listed keys and still equals a full write", async () => {
+    const files = await servingFiles(fromScratch)
+    expect(await servingFiles(listed)).toEqual(files)
+    for (const f of files) {
+      const [a, b] = await Promise.all([fs.readFile(path.join(fromScratch, SERVING_DIR, f)), fs.readFile(path.join(listed, SERVING_DIR, f))])
+      expect(a.equals(b), `serving/${f} differs from the full write`).toBe(true)
+    }
+    const claims = listedNotes.find((n) => n.startsWith("serving/claims:"))
+    expect(claims).toMatch(/keys listed as changed by ingest/)
+    const [takenOver, written] = claims!.match(/\d+/g)!.map(Number)
+    expect(takenOver).toBeGreaterThan(written * 2)
+    expect(written).toBeGreaterThan(0)
+    // A record file without change lists (applications read vector keys) is still compared by fingerprints.
+    expect(listedNotes.find((n) => n.startsWith("serving/applications:"))).toMatch(/earlier ones replaced or removed/)
+  })
+
+  it("links a record file none of whose keys changed, and a changed list against another version is not trusted", async () => {
+    for (const name of ["claims", "citations", "cpc", "paragraphs", "parents"]) {
+      expect(unchangedNotes.find((n) => n.startsWith(`serving/${name}:`))).toMatch(/unchanged since the earlier version .* records linked/)
+      for (const f of [`${name}.bin`, `${name}.idx`, `.fingerprints/${name}.parquet`]) {
+        const [a, b] = await Promise.all([fs.stat(path.join(earlier, SERVING_DIR, f)), fs.stat(path.join(unchanged, SERVING_DIR, f))])
+        expect(b.ino, f).toBe(a.ino)
+      }
+    }
+    // Lists made against `earlier` say nothing about a build that replaces another version: every key is fingerprinted.
+    const other = (await writeServingRecords(listed, () => {}, fromScratch, path.join(listed, CHANGES_DIR))).notes ?? []
+    expect(other.find((n) => n.startsWith("serving/claims:"))).toMatch(/earlier ones replaced or removed/)
   })
 
   it("takes nothing over without an earlier version", async () => {
