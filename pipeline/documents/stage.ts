@@ -13,6 +13,7 @@ import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { encodeStoredDocument, STORED_DIR, STORED_FILE, STORED_TABLE } from "../../core/search/stored.ts"
+import { changedKeysSql, changedSince, ingestChanges } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { changedKeys, type EarlierListing, mergeRecords } from "../stages/take-over.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
@@ -28,6 +29,10 @@ const DOCUMENT_ROWS = `
 
 /** Per-application fingerprints of the stored documents: the stage's own state, for the next night's build. */
 const FINGERPRINTS = `${STORED_DIR}/.fingerprints/${STORED_TABLE}.parquet`
+
+/** Per-application fingerprints (k, h) of the documents' rows, optionally only for the keys in table `only`. */
+const fingerprintsOf = (only?: string) =>
+  `SELECT s.k, hash(list(hash(s) ORDER BY hash(s))) AS h FROM (${DOCUMENT_ROWS}) AS s${only ? ` WHERE s.k IN (SELECT k FROM ${only})` : ""} GROUP BY s.k`
 
 /** The documents of `rows` (k, title, abstract, first_claim), serialised, in application order. */
 async function* documentsOf(src: DuckDBConnection, only: string | undefined, tick: (n: number) => void) {
@@ -72,9 +77,11 @@ const earlierDocuments = async (dir: string, workDir: string): Promise<(EarlierL
  * Writes documents/ under `workDir` from its tables/ (also used to add the folder to a version
  * built before this stage). With `earlierDir`, the version a nightly build replaces, the documents
  * of unchanged applications are copied from it and only new and changed ones are read and
- * serialised (pipeline/stages/take-over.ts); the files are the same either way.
+ * serialised (pipeline/stages/take-over.ts); the files are the same either way. Which applications
+ * those are, ingest's change lists say (`changesDir`, pipeline/ingest/changes.ts) when they were
+ * made against that version; otherwise every application's rows are fingerprinted and compared.
  */
-export const writeStoredDocuments = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string): Promise<StageResult> => {
+export const writeStoredDocuments = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string, changesDir?: string): Promise<StageResult> => {
   const dir = path.join(workDir, STORED_DIR)
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(path.join(dir, path.dirname(path.relative(STORED_DIR, FINGERPRINTS))), { recursive: true })
@@ -101,13 +108,24 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
       }
     }
     await withTables(workDir, async (src) => {
-      await src.run(`CREATE TEMP TABLE _fingerprints AS SELECT s.k, hash(list(hash(s) ORDER BY hash(s))) AS h FROM (${DOCUMENT_ROWS}) AS s GROUP BY s.k`)
       const earlier = earlierDir ? await earlierDocuments(earlierDir, workDir) : undefined
-      if (earlier) {
+      // Ingest's change lists name the applications whose documents may differ: only those are read.
+      const changed = earlier && changesDir ? await changedSince(changesDir, earlierDir, ["applications", "claims"]) : undefined
+      if (earlier && changed) {
+        await src.run(`CREATE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
+        const listed = new Set(((await src.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [string][]).map(([k]) => k))
+        await src.run(
+          `CREATE TEMP TABLE _fingerprints AS SELECT k, h FROM read_parquet(${sqlString(earlier.fingerprints)}) WHERE k NOT IN (SELECT k FROM _fresh) UNION ALL ${fingerprintsOf("_fresh")}`
+        )
+        const takenOver = await mergeRecords(earlier, listed, documentsOf(src, "_fresh", tick), writer)
+        notes.push(`${takenOver} documents taken over from the earlier version, ${stored - takenOver} written anew, ${listed.size} applications listed as changed by ingest`)
+      } else if (earlier) {
+        await src.run(`CREATE TEMP TABLE _fingerprints AS ${fingerprintsOf()}`)
         const dropped = await changedKeys(src, earlier.fingerprints, "_fingerprints", "_fresh")
         const takenOver = await mergeRecords(earlier, dropped, documentsOf(src, "_fresh", tick), writer)
         notes.push(`${takenOver} documents taken over from the earlier version, ${stored - takenOver} written anew, ${dropped.size} earlier ones replaced or removed`)
       } else {
+        await src.run(`CREATE TEMP TABLE _fingerprints AS ${fingerprintsOf()}`)
         for await (const d of documentsOf(src, undefined, tick)) await writer.addBytes(d.key, d.bytes)
       }
       await src.run(`COPY (SELECT k, h FROM _fingerprints ORDER BY k) TO ${sqlString(path.join(workDir, FINGERPRINTS))} (FORMAT parquet, COMPRESSION zstd)`)
@@ -135,7 +153,8 @@ export const documentsStage: Stage = {
       writeStoredDocuments(
         ctx.workDir,
         (n) => ctx.progress.tick(n, "documents stored"),
-        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined
+        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined,
+        ctx.outputOf(ingestChanges)
       )
     )
 }

@@ -58,7 +58,7 @@ const night = async (dir: string, o: { absent: number; edited?: number }) => {
 }
 
 /** Tables whose change lists the test writes, the way ingest's merge by entity does. */
-const listedTables = ["claims", "citations", "cpc_assignments", "description_paragraphs", "continuity"]
+const listedTables = ["applications", "claims", "citations", "cpc_assignments", "description_paragraphs", "continuity"]
 
 /**
  * Ingest's change lists for `dir` against `since`: every key of the tenths that differ between the
@@ -93,6 +93,7 @@ let listed: string
 let listedNotes: ReadonlyArray<string>
 let unchanged: string
 let unchangedNotes: ReadonlyArray<string>
+let listedDocumentNotes: ReadonlyArray<string>
 
 beforeAll(async () => {
   root = tempDir("serving-take-over")
@@ -112,6 +113,7 @@ beforeAll(async () => {
   await night(listed, { absent: 2 })
   await changeLists(listed, earlier, [0, 1, 2])
   listedNotes = (await writeServingRecords(listed, () => {}, earlier, path.join(listed, CHANGES_DIR))).notes ?? []
+  listedDocumentNotes = (await writeStoredDocuments(listed, () => {}, earlier, path.join(listed, CHANGES_DIR))).notes ?? []
   unchanged = path.join(root, "unchanged")
   await night(unchanged, { absent: 0, edited: 1 })
   await changeLists(unchanged, earlier, [])
@@ -197,11 +199,15 @@ describe("stored documents of a nightly build", () => {
       for (const f of files.filter((f) => f.endsWith(".parquet"))) {
         const rows = async (dir: string) => (await c.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(path.join(dir, "documents", f))})`)).getRowsJS()
         expect(await rows(nightly)).toEqual(await rows(fromScratch))
+        expect(await rows(listed)).toEqual(await rows(fromScratch))
       }
     } finally {
       c.closeSync()
       db.closeSync()
     }
+    // With ingest's change lists: the same files, only the listed applications read.
+    expect(listedDocumentNotes[0]).toMatch(/applications listed as changed by ingest/)
+    expect((await fs.readFile(path.join(listed, "documents", "stored.bin"))).equals(await fs.readFile(path.join(fromScratch, "documents", "stored.bin")))).toBe(true)
     const [takenOver, written, replaced] = documentNotes[0]!.match(/\d+/g)!.map(Number)
     expect(takenOver).toBeGreaterThan(written * 2)
     expect(written).toBeGreaterThan(0)
