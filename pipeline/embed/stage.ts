@@ -45,6 +45,8 @@ import { stopwatch } from "../stages/stopwatch.ts"
 import { encoderModel } from "../encoder/save.ts"
 import { embedOutputs } from "./outputs.ts"
 import { earlierVectors, textHash } from "./reuse.ts"
+import { applicationTexts } from "./texts.ts"
+import { changedSince, ingestChanges } from "../ingest/changes.ts"
 import { extendLimit, indexForBuild } from "./nightly-index.ts"
 
 const BATCH = 256
@@ -146,15 +148,13 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   let withoutText = 0
   let designOrPlant = 0
   let reusedCount = 0
+  let applications = 0
+  let textsRead = 0
   try {
     await withTables(ctx.workDir, async (conn) => {
-      const applications = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
-      matrix = new Float32Array(applications * dims)
-      origin = new Int32Array(applications)
-      const result = await conn.stream(`
-        SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
-        FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1
-        ORDER BY a.app_num`)
+      const count = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
+      matrix = new Float32Array(count * dims)
+      origin = new Int32Array(count)
       // Texts to encode, with the key each will have: keys follow application order whether a
       // vector is new or taken over.
       type Batch = { key: number; app_num: string; text: string; hash: string }[]
@@ -193,35 +193,48 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
         batch = []
         while (sent.length >= encoding.inFlight) await place(sent.shift()!)
       }
-      for await (const rows of result.yieldRowsJs()) {
-        for (const [app_num, title, abstract, first_claim, docType] of rows as [string, string | null, string | null, string | null, string | null][]) {
-          if (isUnindexedDocType(docType)) {
-            designOrPlant++
-            continue
-          }
-          const text = indexedText({ title, abstract, firstClaim: first_claim })
-          if (!text) {
-            withoutText++
-            continue
-          }
-          const hash = textHash(text)
-          const k = key++
-          origin[k] = -1
-          const before = earlier?.byApp.get(app_num)
-          if (before && before.hash === hash) {
-            matrix.set(await earlier!.rows.row(before.key), k * dims)
-            origin[k] = before.key
-            reusedAppender.appendInteger(k)
-            reusedAppender.appendVarchar(app_num)
-            reusedAppender.appendVarchar(hash)
-            reusedAppender.appendInteger(before.key)
-            reusedAppender.endRow()
-            reusedCount++
-            continue
-          }
-          batch.push({ key: k, app_num, text, hash })
-          if (batch.length >= encoding.batchSize) await flush()
+      /** The earlier row's vector becomes row k's. */
+      const takeOver = async (k: number, app_num: string, before: { readonly key: number; readonly hash: string }) => {
+        matrix.set(await earlier!.rows.row(before.key), k * dims)
+        origin[k] = before.key
+        reusedAppender.appendInteger(k)
+        reusedAppender.appendVarchar(app_num)
+        reusedAppender.appendVarchar(before.hash)
+        reusedAppender.appendInteger(before.key)
+        reusedAppender.endRow()
+        reusedCount++
+      }
+      // Ingest's change lists against the version the vectors come from: only listed applications' texts are read.
+      const changed = earlier ? await changedSince(ctx.outputOf(ingestChanges), ctx.previous?.dir, ["applications", "claims"]) : undefined
+      for await (const a of applicationTexts(conn, changed)) {
+        applications++
+        if (a.read) textsRead++
+        if (isUnindexedDocType(a.docType)) {
+          designOrPlant++
+          continue
         }
+        if (!a.read) {
+          // Not listed: its title, abstract and first claim are those the earlier vector was encoded from.
+          const before = earlier!.byApp.get(a.app_num)
+          if (before) await takeOver(key++, a.app_num, before)
+          else withoutText++ // it had no text there, and its rows did not change
+          continue
+        }
+        const text = indexedText({ title: a.title, abstract: a.abstract, firstClaim: a.firstClaim })
+        if (!text) {
+          withoutText++
+          continue
+        }
+        const hash = textHash(text)
+        const k = key++
+        origin[k] = -1
+        const before = earlier?.byApp.get(a.app_num)
+        if (before && before.hash === hash) {
+          await takeOver(k, a.app_num, before)
+          continue
+        }
+        batch.push({ key: k, app_num: a.app_num, text, hash })
+        if (batch.length >= encoding.batchSize) await flush()
       }
       await flush()
       while (sent.length > 0) await place(sent.shift()!)
@@ -230,7 +243,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     appender.closeSync()
     reusedAppender.flushSync()
     reusedAppender.closeSync()
-    ctx.progress.info(`texts read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
+    ctx.progress.info(`texts of ${textsRead} of ${applications} applications read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
     // vectors.parquet keeps its FLOAT[] (list) column, whatever the staging type.
     if (earlier) {
       // The tables' database is closed: the whole budget for the join with the earlier vectors and
@@ -273,6 +286,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     rowCounts: { vectors: key },
     notes: [
       earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,
+      textsRead < applications ? `texts read for ${textsRead} of ${applications} applications: the others are unchanged since the earlier version (ingest's change lists)` : `texts read for all ${applications} applications`,
       `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}; recall@10 of the index over all ${key} vectors ${indexRecallAt10.toFixed(3)}`, graph.note]
   }
 }

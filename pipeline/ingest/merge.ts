@@ -10,6 +10,7 @@
  * the result equals a from-scratch merge (test/ingest/partitions.test.ts).
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
+import { Config } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
@@ -73,6 +74,12 @@ export const MERGE_MEMORY_LIMIT = stageMemoryLimit()
  * cheaper than taking the earlier tables apart.
  */
 export const ENTITY_MERGE_LIMIT = 0.25
+
+/** ENTITY_MERGE_LIMIT, or the share an operator (or a test of a small corpus) sets. */
+export const entityMergeLimit = Config.number("ENTITY_MERGE_LIMIT").pipe(
+  Config.validate({ message: "ENTITY_MERGE_LIMIT must be a share of the raw rows, 0 or more", validation: (x) => Number.isFinite(x) && x >= 0 }),
+  Config.withDefault(ENTITY_MERGE_LIMIT)
+)
 
 /** Order-independent hash of rows (equal tables → equal hash, whatever the row order) and their count. */
 const hashAndCount = async (conn: DuckDBConnection, relation: string) => {

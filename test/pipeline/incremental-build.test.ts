@@ -93,7 +93,8 @@ describe("a nightly build under the pinned encoder", () => {
     await copyInto(corpus, CHANGED, CHANGED_TO)
     // The drift limit is raised: this corpus grows by far more than a tenth in one night.
     // So is the index's extension limit, for the same reason: the graph of the first night is extended.
-    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5" })
+    // And the merge by entity's: its change lists are what the later stages of a real night read.
+    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5" })
   }, 300_000)
 
   it("keeps the encoder and the map frame, and encodes only new and changed applications", async () => {
@@ -113,6 +114,12 @@ describe("a nightly build under the pinned encoder", () => {
     expect(encoded).toBeGreaterThan(10)
     expect(reused + encoded).toBe(stage(next.manifest, "embed").rowCounts.vectors)
     expect(notes(next.manifest, "embed")).toMatch(new RegExp(`graph of ${path.basename(first.versionDir)} extended: ${encoded} added`))
+    // Ingest merged the night by entity, and its change lists spared embed the unchanged applications' texts.
+    expect(notes(next.manifest, "ingest")).toMatch(/merged again for the changed entities only/)
+    const read = /texts read for (\d+) of (\d+) applications/.exec(notes(next.manifest, "embed"))
+    expect(read, notes(next.manifest, "embed")).not.toBeNull()
+    expect(Number(read![1])).toBeLessThan(Number(read![2]))
+    expect(Number(read![1])).toBeGreaterThanOrEqual(encoded)
     // The extended graph answers with this version's rows: a row's own vector finds that row (or a
     // row with the same vector: a duplicate text) first, as often as an approximate index does.
     const indexDir = path.join(next.versionDir, "index")
