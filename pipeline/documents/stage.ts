@@ -15,7 +15,7 @@ import * as path from "node:path"
 import { encodeStoredDocument, STORED_DIR, STORED_FILE, STORED_TABLE } from "../../core/search/stored.ts"
 import { changedKeysSql, changedSince, ingestChanges } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
-import { changedKeys, type EarlierListing, mergeRecords } from "../stages/take-over.ts"
+import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords } from "../stages/take-over.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 
@@ -114,9 +114,7 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
       if (earlier && changed) {
         await src.run(`CREATE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
         const listed = new Set(((await src.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [string][]).map(([k]) => k))
-        await src.run(
-          `CREATE TEMP TABLE _fingerprints AS SELECT k, h FROM read_parquet(${sqlString(earlier.fingerprints)}) WHERE k NOT IN (SELECT k FROM _fresh) UNION ALL ${fingerprintsOf("_fresh")}`
-        )
+        await src.run(`CREATE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintsOf("_fresh"))}`)
         const takenOver = await mergeRecords(earlier, listed, documentsOf(src, "_fresh", tick), writer)
         notes.push(`${takenOver} documents taken over from the earlier version, ${stored - takenOver} written anew, ${listed.size} applications listed as changed by ingest`)
       } else if (earlier) {

@@ -16,8 +16,8 @@ import { decodeIndex, RecordFileKind, recordFileNames, SERVING_DIR } from "../..
 import { changedKeysSql, changedSince, ingestChanges } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
-import { changedKeys, mergeRecords } from "../stages/take-over.ts"
-import { carriedFingerprintSql, earlierRecords, fingerprintFile, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
+import { carriedFingerprintsSql, changedKeys, mergeRecords } from "../stages/take-over.ts"
+import { earlierRecords, fingerprintFile, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
@@ -88,7 +88,7 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   if (earlier && changed) {
     await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
     const listed = ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => String(k))
-    await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintSql(spec, earlier.fingerprints, "_fresh")}`)
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintSql(spec, "_fresh"))}`)
     const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
     takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), new Set(listed), fresh, writer), listed: `${listed.length} keys listed as changed by ingest` }
   } else {

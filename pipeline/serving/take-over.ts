@@ -30,13 +30,6 @@ export const orderedSql = (spec: RecordSpec, only?: string) =>
 export const fingerprintSql = (spec: RecordSpec, only?: string) =>
   `SELECT s.k::VARCHAR AS k, hash(list(hash(s) ORDER BY hash(s))) AS h FROM (${spec.select}) AS s WHERE s.k IS NOT NULL${only ? ` AND s.k IN (SELECT k FROM ${only})` : ""} GROUP BY s.k`
 
-/**
- * This version's fingerprints when only the keys in table `only` can have changed: the earlier
- * version's for every other key (their rows are the same, so are their hashes) and fresh ones for those.
- */
-export const carriedFingerprintSql = (spec: RecordSpec, earlierFingerprints: string, only: string) =>
-  `SELECT k, h FROM read_parquet(${sqlString(earlierFingerprints)}) WHERE k NOT IN (SELECT k FROM ${only}) UNION ALL ${fingerprintSql(spec, only)}`
-
 /** Writes this version's fingerprints of `spec` (table `table`, made by fingerprintSql) next to its records. */
 export const writeFingerprints = async (conn: DuckDBConnection, workDir: string, spec: RecordSpec, table: string) => {
   const rel = fingerprintFile(spec.name)

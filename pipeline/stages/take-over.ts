@@ -83,3 +83,11 @@ export const changedKeys = async (conn: DuckDBConnection, earlierFingerprints: s
   const rows = (await conn.runAndReadAll(`SELECT e.k FROM ${before} e LEFT JOIN ${current} c ON c.k = e.k WHERE c.h IS DISTINCT FROM e.h`)).getRows() as [string][]
   return new Set(rows.map(([k]) => k))
 }
+
+/**
+ * This version's fingerprints (k, h) when only the keys in table `only` can have changed (a
+ * night's change lists name them): the earlier version's for every other key (same rows, same
+ * hash) and `freshSql`'s, the fingerprints of those keys computed now.
+ */
+export const carriedFingerprintsSql = (earlierFingerprints: string, only: string, freshSql: string) =>
+  `SELECT k, h FROM read_parquet(${sqlString(earlierFingerprints)}) WHERE k NOT IN (SELECT k FROM ${only}) UNION ALL ${freshSql}`
