@@ -17,7 +17,7 @@ import { indexedText } from "../../core/encoder/document-text.ts"
 import { compileFilter } from "../../core/search/filters.ts"
 import type { FusedHit } from "../../core/search/fusion.ts"
 import { openSearchState, type SearchState } from "../../core/search/open.ts"
-import { applyRerank, RERANK_DEPTH, retrieve } from "../../core/search/retrieve.ts"
+import { applyRerank, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS } from "../../core/search/retrieve.ts"
 import { ArtifactStore } from "../artifacts/ArtifactStore.ts"
 import { Settings } from "../config.ts"
 import { BackendFailed, CorpusUnavailable, UpstreamUnavailable } from "../domain/errors.ts"
@@ -209,7 +209,8 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
         const started = performance.now()
         const version = (yield* served).manifest.version
         const normalized = normalizedRequest(request)
-        const resultKey = cacheKey({ version, request: normalized })
+        // The retrieval weights are part of the answer: a retune must not keep serving the old ranking from disk.
+        const resultKey = cacheKey({ version, retrieval: RETRIEVAL_WEIGHTS, request: normalized })
         const { results } = cachesFor(version)
         const force = request.forceReprocess
         const finish = (specifications: ReadonlyArray<Specification>, extra: Record<string, unknown>, cached: boolean, spend: Spend) => {

@@ -15,6 +15,8 @@ export interface ChannelRanking {
   /** Keys best first. */
   readonly keys: ReadonlyArray<number>
   readonly weight?: number
+  /** A key's weight where it differs from `weight` (the citation channel's keys no other channel ranked). */
+  readonly weightOf?: (key: number) => number
 }
 
 export interface FusedHit {
@@ -28,14 +30,14 @@ export interface FusedHit {
 
 export const reciprocalRankFusion = (rankings: ReadonlyArray<ChannelRanking>, k = RRF_K): FusedHit[] => {
   const byKey = new Map<number, { score: number; ranks: Record<string, number>; best: number; legs: number }>()
-  for (const { channel, keys, weight = 1 } of rankings) {
+  for (const { channel, keys, weight = 1, weightOf } of rankings) {
     keys.forEach((key, i) => {
       const rank = i + 1
       let e = byKey.get(key)
       if (!e) byKey.set(key, (e = { score: 0, ranks: {}, best: Infinity, legs: 0 }))
       if (e.ranks[channel] !== undefined) return // a channel ranks a document once
       e.ranks[channel] = rank
-      e.score += weight / (k + rank)
+      e.score += (weightOf ? weightOf(key) : weight) / (k + rank)
       e.best = Math.min(e.best, rank)
       e.legs++
     })

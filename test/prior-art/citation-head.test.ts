@@ -1,0 +1,88 @@
+/**
+ * Plain search's head (issue 18): the citation channel may bring in what the confident dense
+ * hits cite, but a large family of mutually citing documents reached only from weak seeds (dense
+ * hits far below the best, noise when the encoder matches a short query weakly) must not take
+ * the head from the best dense hits.
+ */
+import { describe, expect, it } from "vitest"
+import { CitationGraph, type CitationEdge } from "../../core/search/citations.ts"
+import { DenseChannel, type VectorIndexLike } from "../../core/search/dense.ts"
+import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
+import { retrieve, RETRIEVAL_WEIGHTS, seedsOf } from "../../core/search/retrieve.ts"
+
+const unitAt = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)]
+
+/** An exact cosine index over 2-d unit vectors, standing in for usearch (keys past `angles` have no vector). */
+const channelOver = (angles: ReadonlyArray<number>) => {
+  const vectors = Float32Array.from(angles.flatMap(unitAt))
+  const index: VectorIndexLike = {
+    size: () => angles.length,
+    search: (q, k) => {
+      const n = Math.hypot(q[0], q[1])
+      const ranked = angles
+        .map((_, key) => ({ key, d: 1 - (q[0] * vectors[2 * key] + q[1] * vectors[2 * key + 1]) / n }))
+        .sort((a, b) => a.d - b.d || a.key - b.key)
+        .slice(0, k)
+      return { keys: BigUint64Array.from(ranked.map((r) => BigInt(r.key))), distances: Float32Array.from(ranked.map((r) => r.d)) }
+    }
+  }
+  return new DenseChannel(index, 2, angles.length, vectors)
+}
+
+// The query points at 0°. Keys 0–2 are the confident head (3°, 6°, 9°); keys 3–32 are weak
+// dense hits (65°–94°) that all belong to one family; keys 33–52 are more of that family with
+// no vector (titles alone, say), reachable only through the graph. Every family member cites
+// every other one. Key 0 cites key 53 (no vector): a reference the embedding cannot see.
+const HEAD = [0, 1, 2]
+const WEAK = Array.from({ length: 30 }, (_, i) => 3 + i)
+const HIDDEN = Array.from({ length: 20 }, (_, i) => 33 + i)
+const REFERENCE = 53
+const angles = [3, 6, 9, ...WEAK.map((_, i) => 65 + i)]
+const family = [...WEAK, ...HIDDEN]
+const edges: CitationEdge[] = [
+  ...family.flatMap((a) => family.filter((b) => b !== a).map((b) => ({ citing: a, cited: b, examiner: true }))),
+  { citing: 0, cited: REFERENCE, examiner: true }
+]
+const parts = { dense: channelOver(angles), graph: new CitationGraph(54, edges) }
+const plain = { dense: true, citations: true, lexical: false }
+
+describe("plain search's head against a family reached from weak seeds", () => {
+  it("leads with the confident dense hits and what they cite, not with the family", async () => {
+    const r = await retrieve(parts, { vector: Float32Array.from(unitAt(0)), text: "", depth: 8, channels: plain })
+    const head = r.hits.slice(0, 4).map((h) => h.key)
+    expect(new Set(head)).toEqual(new Set([...HEAD, REFERENCE]))
+    // No family member, with a vector or without, is above any of the dense head.
+    const worstHead = Math.max(...HEAD.map((k) => r.hits.findIndex((h) => h.key === k)))
+    const bestFamily = r.hits.findIndex((h) => family.includes(h.key))
+    expect(bestFamily === -1 || bestFamily > worstHead).toBe(true)
+  })
+
+  it("still lets the graph bring in a reference of a confident hit that dense search cannot see", async () => {
+    const r = await retrieve(parts, { vector: Float32Array.from(unitAt(0)), text: "", depth: 8, channels: plain })
+    const ref = r.hits.find((h) => h.key === REFERENCE)
+    expect(ref?.ranks).toEqual({ citations: 1 })
+  })
+
+  it("counts a citation-only hit like any one channel, and the graph's corroboration of a dense hit at the citation weight", () => {
+    expect(RETRIEVAL_WEIGHTS.citationsOnly).toBeLessThanOrEqual(1)
+    expect(RETRIEVAL_WEIGHTS.citations).toBeGreaterThan(RETRIEVAL_WEIGHTS.citationsOnly)
+    const fused = reciprocalRankFusion([
+      { channel: "dense", keys: [1, 2, 3] },
+      { channel: "citations", keys: [9, 3], weight: 6, weightOf: (k) => (k === 9 ? 1 : 6) }
+    ])
+    // 9 (graph only): 1/61, level with the best dense hit and after it on key; 3: 1/63 + 6/62.
+    expect(fused.map((h) => h.key)).toEqual([3, 1, 9, 2])
+    expect(fused.find((h) => h.key === 9)!.score).toBeCloseTo(1 / (RRF_K + 1))
+  })
+
+  it("seeds only the dense hits within the floor of the best score", () => {
+    const dense = [{ key: 7, score: 0.9 }, { key: 8, score: 0.8 }, { key: 9, score: 0.3 }]
+    expect(seedsOf([7, 8, 9], dense, { ...RETRIEVAL_WEIGHTS, seeds: 50, seedFloor: 0.5 })).toEqual([7, 8])
+    expect(seedsOf([7, 8, 9], dense, { ...RETRIEVAL_WEIGHTS, seeds: 2, seedFloor: 0 })).toEqual([7, 8])
+    // A key the dense channel did not rank (lexical only, in hybrid) is kept.
+    expect(seedsOf([7, 12, 9], dense, { ...RETRIEVAL_WEIGHTS, seeds: 50, seedFloor: 0.5 })).toEqual([7, 12])
+    // No positive similarity at all: nothing the dense channel found is a seed.
+    expect(seedsOf([7, 12], [{ key: 7, score: -0.1 }], { ...RETRIEVAL_WEIGHTS, seedFloor: 0.5 })).toEqual([12])
+    expect(RETRIEVAL_WEIGHTS.seedFloor).toBeGreaterThan(0)
+  })
+})
