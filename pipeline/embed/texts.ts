@@ -8,7 +8,7 @@
  * thousand applications, and an unlisted one's text is the one its earlier vector encodes.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
-import { type ChangedKeys, changedKeysSql } from "../ingest/changes.ts"
+import { type ChangedKeys, rowsOfListed } from "../ingest/changes.ts"
 
 export interface ApplicationText {
   readonly app_num: string
@@ -20,33 +20,22 @@ export interface ApplicationText {
   readonly firstClaim?: string | null
 }
 
-/**
- * Past this many listed applications the texts are read for all, as without lists: the listed
- * texts are held in memory while every number streams past (one connection streams one result).
- */
-export const LISTED_TEXTS_LIMIT = 100_000
-
 const TEXTS = `SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.doc_type
   FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1`
 
 type TextRow = [string, string | null, string | null, string | null, string | null]
 
 export async function* applicationTexts(conn: DuckDBConnection, changed?: ChangedKeys): AsyncGenerator<ApplicationText> {
-  if (changed) {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE _listed AS ${changedKeysSql(changed)}`)
-    const listed = Number((await conn.runAndReadAll(`SELECT count(*) FROM _listed`)).getRows()[0][0])
-    if (listed <= LISTED_TEXTS_LIMIT) {
-      const rows = (await conn.runAndReadAll(`${TEXTS} WHERE a.app_num IN (SELECT k FROM _listed)`)).getRowsJS() as TextRow[]
-      const texts = new Map(rows.map((r) => [r[0], r]))
-      const numbers = await conn.stream(`SELECT app_num, doc_type FROM applications ORDER BY app_num`)
-      for await (const chunk of numbers.yieldRowsJs()) {
-        for (const [app_num, docType] of chunk as [string, string | null][]) {
-          const t = texts.get(app_num)
-          yield t ? { app_num, docType, read: true, title: t[1], abstract: t[2], firstClaim: t[3] } : { app_num, docType, read: false }
-        }
+  const texts = changed ? await rowsOfListed<TextRow>(conn, changed, TEXTS, "app_num") : undefined
+  if (texts) {
+    const numbers = await conn.stream(`SELECT app_num, doc_type FROM applications ORDER BY app_num`)
+    for await (const chunk of numbers.yieldRowsJs()) {
+      for (const [app_num, docType] of chunk as [string, string | null][]) {
+        const t = texts.get(app_num)
+        yield t ? { app_num, docType, read: true, title: t[1], abstract: t[2], firstClaim: t[3] } : { app_num, docType, read: false }
       }
-      return
     }
+    return
   }
   const result = await conn.stream(`${TEXTS} ORDER BY a.app_num`)
   for await (const chunk of result.yieldRowsJs()) {

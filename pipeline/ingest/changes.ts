@@ -84,3 +84,21 @@ export const changedSince = async (changesDir: string, earlierDir: string | unde
 /** The changed keys as a relation with one column `k` (no rows when nothing changed). */
 export const changedKeysSql = (c: ChangedKeys) =>
   c.files.length === 0 ? `(SELECT NULL::VARCHAR AS k WHERE false)` : `(SELECT DISTINCT k FROM read_parquet([${c.files.map(sqlString).join(", ")}]))`
+
+/**
+ * Past this many listed keys a stage reads every row as without lists: the listed rows are held
+ * in memory (rowsOfListed) while every key streams past, one connection streaming one result.
+ */
+export const LISTED_ROWS_LIMIT = 100_000
+
+/**
+ * The rows of `select` whose `keyColumn` is listed in `changed`, by key (a night's few thousand),
+ * or undefined past LISTED_ROWS_LIMIT listed keys.
+ */
+export const rowsOfListed = async <Row extends ReadonlyArray<unknown>>(conn: DuckDBConnection, changed: ChangedKeys, select: string, keyColumn: string) => {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE _listed AS ${changedKeysSql(changed)}`)
+  const listed = Number((await conn.runAndReadAll(`SELECT count(*) FROM _listed`)).getRows()[0][0])
+  if (listed > LISTED_ROWS_LIMIT) return undefined
+  const rows = (await conn.runAndReadAll(`SELECT * FROM (${select}) AS r WHERE r.${keyColumn} IN (SELECT k FROM _listed)`)).getRowsJS() as unknown as Row[]
+  return new Map(rows.map((r) => [String(r[0]), r]))
+}

@@ -9,6 +9,8 @@
  * Outputs (lexical/)
  *   lexical_docs.parquet   doc (posting id), app_num, len (stems), text_hash (of title and abstract)
  *   lexical_tf.parquet     doc, term, tf: the counts a nightly build takes over for unchanged texts (reuse.ts)
+ *                          (a night reads only the titles and abstracts ingest's change lists name:
+ *                          an unlisted application's counts are its earlier ones)
  *   lexical_terms.parquet  term, df, offset, length (postings slice, in entries)
  *   postings.bin     per term, ascending doc: uint32 doc ids, then float32 impacts (same length)
  *   lexical.json     N, avg length, k1, b, tokenizer settings
@@ -20,10 +22,18 @@ import { defaultPatentTokenizerSettings, tokenizePatentText } from "../../core/t
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { textHash } from "../stages/text-hash.ts"
+import { changedSince, ingestChanges, rowsOfListed } from "../ingest/changes.ts"
 import { writePostings } from "./postings.ts"
 import { earlierTermCounts, LEXICAL_DOCS, LEXICAL_TERM_COUNTS } from "./reuse.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
+
+/**
+ * What is indexed: title and abstract of every application but design and plant ones, which have
+ * no vector and are not prior art for a utility claim (SPEC 4.2): keeping them out of the postings
+ * keeps them out of hybrid results too.
+ */
+const INDEXED = `SELECT app_num, title, abstract FROM applications WHERE coalesce(doc_type, '') NOT IN ('design', 'plant')`
 
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
@@ -55,27 +65,48 @@ export const lexicalStage: Stage = {
         const earlier = await earlierTermCounts(conn, ctx.previous && { dir: ctx.previous.dir, sameCode: ctx.previous.record.codeVersion === ctx.codeVersion })
         let doc = 0
         let reusedCount = 0
+        let textsRead = 0
+        let unlisted = 0
         await withTables(ctx.workDir, async (src) => {
-          // Design and plant applications have no vector and are not prior art for a utility claim
-          // (SPEC 4.2): keeping them out of the postings keeps them out of hybrid results too.
-          const result = await src.stream(`SELECT app_num, title, abstract FROM applications WHERE coalesce(doc_type, '') NOT IN ('design', 'plant') ORDER BY app_num`)
+          // A night's change lists name the applications whose title or abstract may differ: only theirs are read.
+          const changed = earlier ? await changedSince(ctx.outputOf(ingestChanges), ctx.previous?.dir, ["applications"]) : undefined
+          const listed = changed ? await rowsOfListed<[string, string | null, string | null]>(src, changed, INDEXED, "app_num") : undefined
+          const takeOver = (app: string, before: { readonly doc: number; readonly hash: string; readonly len: number }) => {
+            reused.appendInteger(doc)
+            reused.appendInteger(before.doc)
+            reused.endRow()
+            docs.appendInteger(doc)
+            docs.appendVarchar(app)
+            docs.appendInteger(before.len)
+            docs.appendVarchar(before.hash)
+            docs.endRow()
+            doc++
+            reusedCount++
+          }
+          const result = await src.stream(listed ? `SELECT app_num FROM (${INDEXED}) ORDER BY app_num` : `${INDEXED} ORDER BY app_num`)
           for await (const rows of result.yieldRowsJs()) {
-            for (const [app, title, abstract] of rows as [string, string | null, string | null][]) {
+            for (const row of rows as [string, string | null, string | null][]) {
+              const app = row[0]
+              let title = row[1]
+              let abstract = row[2]
+              if (listed) {
+                const r = listed.get(app)
+                if (!r) {
+                  // Unlisted: the title and abstract its earlier counts were taken from (none: it had no terms there).
+                  const before = earlier!.byApp.get(app)
+                  if (before) takeOver(app, before)
+                  unlisted++
+                  continue
+                }
+                ;[, title, abstract] = r
+                textsRead++
+              } else textsRead++
               const text = `${title ?? ""}\n${abstract ?? ""}`.trim()
               if (!text) continue
               const hash = textHash(text)
               const before = earlier?.byApp.get(app)
               if (before && before.hash === hash) {
-                reused.appendInteger(doc)
-                reused.appendInteger(before.doc)
-                reused.endRow()
-                docs.appendInteger(doc)
-                docs.appendVarchar(app)
-                docs.appendInteger(before.len)
-                docs.appendVarchar(hash)
-                docs.endRow()
-                doc++
-                reusedCount++
+                takeOver(app, before)
                 continue
               }
               const counts = new Map<string, number>()
@@ -110,7 +141,7 @@ export const lexicalStage: Stage = {
           await conn.run(`INSERT INTO tf SELECT e.term, r.doc, e.tf FROM reused r JOIN read_parquet(${sqlString(earlier.termCounts)}) e ON e.doc = r.earlier_doc`)
         }
 
-        ctx.progress.info(`texts read, ${reusedCount} term counts taken over and ${doc - reusedCount} documents tokenised (${seconds()})`)
+        ctx.progress.info(`texts of ${textsRead} applications read, ${reusedCount} term counts taken over and ${doc - reusedCount} documents tokenised (${seconds()})`)
         const [[n, avg]] = (await conn.runAndReadAll(`SELECT count(*), coalesce(avg(len), 0) FROM docs`)).getRowsJS() as [number, number][]
         const N = Number(n)
         await conn.run(`
@@ -142,7 +173,10 @@ export const lexicalStage: Stage = {
         return {
           outputs: [LEXICAL_DOCS, "lexical/lexical_terms.parquet", "lexical/postings.bin", "lexical/lexical.json", LEXICAL_TERM_COUNTS],
           rowCounts: { lexical_docs: N, lexical_terms: Number(termCount) },
-          notes: [earlier ? `${reusedCount} documents' term counts taken over from the earlier version (same tokeniser, same text); ${N - reusedCount} tokenised` : `${N} documents tokenised`]
+          notes: [
+            earlier ? `${reusedCount} documents' term counts taken over from the earlier version (same tokeniser, same text); ${N - reusedCount} tokenised` : `${N} documents tokenised`,
+            ...(unlisted ? [`title and abstract read for ${textsRead} applications: ${unlisted} others are unchanged since the earlier version (ingest's change lists)`] : [])
+          ]
         }
       } finally {
         conn.closeSync()

@@ -140,6 +140,7 @@ describe("a nightly build under the pinned encoder", () => {
     // Lexical postings from counts taken over equal those of tokenising every text.
     expect(notes(next.manifest, "lexical")).toMatch(/^[1-9]\d* documents' term counts taken over from the earlier version \(same tokeniser, same text\); [1-9]\d* tokenised/)
     expect(notes(scratch.manifest, "lexical")).toMatch(/^\d+ documents tokenised/)
+    expect(notes(next.manifest, "lexical")).toMatch(/title and abstract read for [1-9]\d* applications: [1-9]\d* others are unchanged/)
     const lexical = ["lexical/postings.bin", "lexical/lexical_terms.parquet", "lexical/lexical_docs.parquet", "lexical/lexical_tf.parquet", "lexical/lexical.json"]
     for (const f of ["encoder/model.onnx", "index/vectors.f32", "map/frame.json", "map/frame.f32", ...lexical]) {
       expect(await sha256OfFile(path.join(scratch.versionDir, f)), f).toBe(await sha256OfFile(path.join(next.versionDir, f)))
