@@ -13,7 +13,7 @@ import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { encodeStoredDocument, STORED_DIR, STORED_FILE, STORED_TABLE } from "../../core/search/stored.ts"
-import { changedKeysSql, changedSince, ingestChanges } from "../ingest/changes.ts"
+import { changedKeysSql, changedSince, ingestChanges, rowsCoverListed, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords } from "../stages/take-over.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
@@ -26,6 +26,9 @@ const write = (out: NodeJS.WritableStream, buf: Buffer) =>
 const DOCUMENT_ROWS = `
   SELECT a.app_num AS k, a.title, a.abstract, c.text AS first_claim
   FROM applications a LEFT JOIN claims c ON c.app_num = a.app_num AND c.claim_num = 1`
+
+/** The tables DOCUMENT_ROWS reads, both by application. */
+const DOCUMENT_TABLES = ["applications", "claims"]
 
 /** Per-application fingerprints of the stored documents: the stage's own state, for the next night's build. */
 const FINGERPRINTS = `${STORED_DIR}/.fingerprints/${STORED_TABLE}.parquet`
@@ -110,12 +113,16 @@ export const writeStoredDocuments = async (workDir: string, tick: (n: number) =>
     await withTables(workDir, async (src) => {
       const earlier = earlierDir ? await earlierDocuments(earlierDir, workDir) : undefined
       // Ingest's change lists name the applications whose documents may differ: only those are read.
-      const changed = earlier && changesDir ? await changedSince(changesDir, earlierDir, ["applications", "claims"]) : undefined
+      const changed = earlier && changesDir ? await changedSince(changesDir, earlierDir, DOCUMENT_TABLES) : undefined
       if (earlier && changed) {
         await src.run(`CREATE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
         const listed = new Set(((await src.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [string][]).map(([k]) => k))
-        await src.run(`CREATE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintsOf("_fresh"))}`)
-        const takenOver = await mergeRecords(earlier, listed, documentsOf(src, "_fresh", tick), writer)
+        const merge = async () => {
+          await src.run(`CREATE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintsOf("_fresh"))}`)
+          return mergeRecords(earlier, listed, documentsOf(src, "_fresh", tick), writer)
+        }
+        // From ingest's changed rows where they hold every listed application's rows: the tables are not scanned.
+        const takenOver = (await rowsCoverListed(src, changed, DOCUMENT_TABLES)) ? await withChangedRows(src, changed.rows, merge) : await merge()
         notes.push(`${takenOver} documents taken over from the earlier version, ${stored - takenOver} written anew, ${listed.size} applications listed as changed by ingest`)
       } else if (earlier) {
         await src.run(`CREATE TEMP TABLE _fingerprints AS ${fingerprintsOf()}`)

@@ -26,7 +26,7 @@ const TEXTS = `SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.d
 type TextRow = [string, string | null, string | null, string | null, string | null]
 
 export async function* applicationTexts(conn: DuckDBConnection, changed?: ChangedKeys): AsyncGenerator<ApplicationText> {
-  const texts = changed ? await rowsOfListed<TextRow>(conn, changed, TEXTS, "app_num") : undefined
+  const texts = changed ? await rowsOfListed<TextRow>(conn, changed, TEXTS, "app_num", ["applications", "claims"]) : undefined
   if (texts) {
     const numbers = await conn.stream(`SELECT app_num, doc_type FROM applications ORDER BY app_num`)
     for await (const chunk of numbers.yieldRowsJs()) {

@@ -2,8 +2,10 @@
  * What a nightly merge changed, for the stages after ingest: against the version the build grows
  * from (`since`), which published tables were linked unchanged and, for each table merged by
  * entity, the keys of the entities merged again (new, changed and gone ones alike:
- * `tables/.changes/<table>.parquet`, one column `k`). A table merged whole is in neither list:
- * anything in it may have changed.
+ * `tables/.changes/<table>.parquet`, one column `k`) and those entities' rows as merged now
+ * (`<table>.rows.parquet`: every row the table holds for them, so a later stage reads a night's
+ * few thousand entities without scanning the table for them). A table merged whole is in neither
+ * list: anything in it may have changed.
  *
  * Stages that keep per-key work from the version they replace (serving records, stored documents,
  * vectors) read it instead of fingerprinting or hashing every key of a national corpus again: a
@@ -34,6 +36,8 @@ export interface ChangeListing {
 }
 
 export const changeListFile = (table: string) => `${CHANGES_DIR}/${table}.parquet`
+/** The listed entities' rows of a table as merged now: what later stages read instead of the whole table. */
+export const changedRowsFile = (table: string) => `${CHANGES_DIR}/${table}.rows.parquet`
 
 /** Starts the folder afresh (a crashed run may have left one). */
 export const clearChanges = (workDir: string) => fs.rm(path.join(workDir, CHANGES_DIR), { recursive: true, force: true })
@@ -43,6 +47,14 @@ export const writeChangedKeys = async (conn: DuckDBConnection, workDir: string, 
   const rel = changeListFile(table)
   await fs.mkdir(path.join(workDir, CHANGES_DIR), { recursive: true })
   await conn.run(`COPY (SELECT k FROM ${relation} ORDER BY k) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
+  return rel
+}
+
+/** Writes the rows of `relation` (a table's listed entities, merged now) as `table`'s changed rows; returns the version-relative path. */
+export const writeChangedRows = async (conn: DuckDBConnection, workDir: string, table: string, relation: string) => {
+  const rel = changedRowsFile(table)
+  await fs.mkdir(path.join(workDir, CHANGES_DIR), { recursive: true })
+  await conn.run(`COPY (SELECT * FROM ${relation}) TO ${sqlString(path.join(workDir, rel))} (FORMAT parquet, COMPRESSION zstd)`)
   return rel
 }
 
@@ -58,6 +70,10 @@ export const writeChangeListing = async (workDir: string, listing: ChangeListing
 export interface ChangedKeys {
   /** Absolute paths of the lists (empty: nothing changed). */
   readonly files: ReadonlyArray<string>
+  /** Per listed table, the absolute path of its list. */
+  readonly lists: Readonly<Record<string, string>>
+  /** Per listed table, the absolute path of its listed entities' rows as merged now (all their rows in the table). */
+  readonly rows: Readonly<Record<string, string>>
 }
 
 /**
@@ -72,18 +88,55 @@ export const changedSince = async (changesDir: string, earlierDir: string | unde
     .then((t) => JSON.parse(t) as ChangeListing)
     .catch(() => undefined)
   if (!listing || listing.since === null || listing.since !== path.basename(earlierDir)) return undefined
-  const files: string[] = []
+  const lists: Record<string, string> = {}
+  const rows: Record<string, string> = {}
   for (const t of tables) {
     if (listing.unchanged.includes(t)) continue
     if (!listing.byEntity.includes(t)) return undefined
-    files.push(path.join(changesDir, `${t}.parquet`))
+    lists[t] = path.join(changesDir, `${t}.parquet`)
+    rows[t] = path.join(changesDir, `${t}.rows.parquet`)
   }
-  return { files }
+  // Lists written before the rows were kept beside them (or cut short) say nothing.
+  const files = Object.values(lists)
+  const present = await Promise.all([...files, ...Object.values(rows)].map((f) => fs.access(f).then(() => true, () => false)))
+  return present.every(Boolean) ? { files, lists, rows } : undefined
 }
 
 /** The changed keys as a relation with one column `k` (no rows when nothing changed). */
 export const changedKeysSql = (c: ChangedKeys) =>
   c.files.length === 0 ? `(SELECT NULL::VARCHAR AS k WHERE false)` : `(SELECT DISTINCT k FROM read_parquet([${c.files.map(sqlString).join(", ")}]))`
+
+/**
+ * Runs `work` with each table of `rows` read from ingest's changed-rows file instead of the whole
+ * table (a schema of those names first on the search path, as the merge narrows its raw tables),
+ * so a stage's own SELECT serves both. A connection streams one result at a time, so `work` must
+ * have read everything it queried before it returns: the path is reset after it.
+ */
+export const withChangedRows = async <A>(conn: DuckDBConnection, rows: Readonly<Record<string, string>>, work: () => Promise<A>): Promise<A> => {
+  await conn.run(`CREATE SCHEMA _changed`)
+  try {
+    for (const [table, file] of Object.entries(rows)) await conn.run(`CREATE VIEW _changed."${table.replace(/"/g, '""')}" AS SELECT * FROM read_parquet(${sqlString(file)})`)
+    await conn.run(`SET search_path = '_changed,main'`)
+    return await work()
+  } finally {
+    await conn.run(`SET search_path = 'main'`)
+    await conn.run(`DROP SCHEMA _changed CASCADE`)
+  }
+}
+
+/**
+ * Whether the changed rows of `tables` hold every row of every listed key, so that a SELECT joining
+ * them on that key may read the rows files alone: each table listed the same keys (a night's
+ * applications and claims come from the same documents). A key listed by one table only has its
+ * rows in the others' whole tables.
+ */
+export const rowsCoverListed = async (conn: DuckDBConnection, changed: ChangedKeys, tables: ReadonlyArray<string>) => {
+  if (tables.some((t) => !changed.rows[t])) return changed.files.length === 0
+  const lists = tables.map((t) => `read_parquet(${sqlString(changed.lists[t])})`)
+  const union = lists.map((l) => `SELECT k FROM ${l}`).join(" UNION ")
+  const missing = lists.map((l) => `(SELECT count(*) FROM (${union}) u WHERE u.k NOT IN (SELECT k FROM ${l}))`).join(" + ")
+  return Number((await conn.runAndReadAll(`SELECT ${missing}`)).getRows()[0][0]) === 0
+}
 
 /**
  * Past this many listed keys a stage reads every row as without lists: the listed rows are held
@@ -92,13 +145,21 @@ export const changedKeysSql = (c: ChangedKeys) =>
 export const LISTED_ROWS_LIMIT = 100_000
 
 /**
- * The rows of `select` whose `keyColumn` is listed in `changed`, by key (a night's few thousand),
- * or undefined past LISTED_ROWS_LIMIT listed keys.
+ * The rows of `select` (over `tables`) whose `keyColumn` is listed in `changed`, by key (a night's
+ * few thousand), or undefined past LISTED_ROWS_LIMIT listed keys.
  */
-export const rowsOfListed = async <Row extends ReadonlyArray<unknown>>(conn: DuckDBConnection, changed: ChangedKeys, select: string, keyColumn: string) => {
+export const rowsOfListed = async <Row extends ReadonlyArray<unknown>>(
+  conn: DuckDBConnection,
+  changed: ChangedKeys,
+  select: string,
+  keyColumn: string,
+  tables: ReadonlyArray<string>
+) => {
   await conn.run(`CREATE OR REPLACE TEMP TABLE _listed AS ${changedKeysSql(changed)}`)
   const listed = Number((await conn.runAndReadAll(`SELECT count(*) FROM _listed`)).getRows()[0][0])
   if (listed > LISTED_ROWS_LIMIT) return undefined
-  const rows = (await conn.runAndReadAll(`SELECT * FROM (${select}) AS r WHERE r.${keyColumn} IN (SELECT k FROM _listed)`)).getRowsJS() as unknown as Row[]
+  const read = async () => (await conn.runAndReadAll(`SELECT * FROM (${select}) AS r WHERE r.${keyColumn} IN (SELECT k FROM _listed)`)).getRowsJS() as unknown as Row[]
+  // From the changed rows where they hold every listed key's rows (the tables are not scanned for them).
+  const rows = (await rowsCoverListed(conn, changed, tables)) ? await withChangedRows(conn, changed.rows, read) : await read()
   return new Map(rows.map((r) => [String(r[0]), r]))
 }

@@ -16,7 +16,7 @@ import * as path from "node:path"
 import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
-import { clearChanges, writeChangedKeys, writeChangeListing } from "./changes.ts"
+import { changedRowsFile, clearChanges, writeChangedKeys, writeChangedRows, writeChangeListing } from "./changes.ts"
 import { type PublishedTable, publishedTables } from "./published-tables.ts"
 import { emptyRawDdl } from "./staging.ts"
 import { openStageDatabase, stageMemoryLimit } from "../stages/duckdb.ts"
@@ -123,7 +123,7 @@ const affectedEntities = async (conn: DuckDBConnection, t: PublishedTable, chang
  * SELECT runs with its raw table narrowed to their rows (a schema of the same name first on the
  * search path), so the one definition serves both merges. Other raw tables it reads stay whole.
  */
-const mergeEntities = async (conn: DuckDBConnection, t: PublishedTable, out: string, earlierFile: string, earlier: { readonly rows: number; readonly hash: string }) => {
+const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: PublishedTable, out: string, earlierFile: string, earlier: { readonly rows: number; readonly hash: string }) => {
   const e = t.entity
   await conn.run(`CREATE SCHEMA _entities`)
   try {
@@ -137,6 +137,8 @@ const mergeEntities = async (conn: DuckDBConnection, t: PublishedTable, out: str
   const before = `read_parquet(${sqlString(earlierFile)})`
   const removed = await hashAndCount(conn, `(SELECT * FROM ${before} WHERE ${e.column} IN (SELECT k FROM _affected))`)
   const fresh = await hashAndCount(conn, "_fresh")
+  // The entities' rows as merged now, beside their keys: later stages read these instead of the whole table.
+  await writeChangedRows(conn, workDir, t.name, "_fresh")
   await conn.run(
     `COPY (SELECT * FROM ${before} WHERE ${e.column} NOT IN (SELECT k FROM _affected) UNION ALL BY NAME SELECT * FROM _fresh ORDER BY ${t.orderBy}) ` +
       `TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`
@@ -249,9 +251,9 @@ export const mergePartitions = async (
         changes.unchanged.push(t.name)
         log(`${t.name}: unchanged, ${from.rows.toLocaleString("en-US")} rows linked`)
       } else if (from) {
-        outputs.push(await writeChangedKeys(conn, workDir, t.name, "_affected"))
+        outputs.push(await writeChangedKeys(conn, workDir, t.name, "_affected"), changedRowsFile(t.name))
         changes.byEntity.push(t.name)
-        const r = await mergeEntities(conn, t, out, from.file, from)
+        const r = await mergeEntities(conn, workDir, t, out, from.file, from)
         rowCounts[t.name] = r.rows
         contentHashes[rel] = r.hash
         how.byEntity++

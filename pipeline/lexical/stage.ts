@@ -70,7 +70,7 @@ export const lexicalStage: Stage = {
         await withTables(ctx.workDir, async (src) => {
           // A night's change lists name the applications whose title or abstract may differ: only theirs are read.
           const changed = earlier ? await changedSince(ctx.outputOf(ingestChanges), ctx.previous?.dir, ["applications"]) : undefined
-          const listed = changed ? await rowsOfListed<[string, string | null, string | null]>(src, changed, INDEXED, "app_num") : undefined
+          const listed = changed ? await rowsOfListed<[string, string | null, string | null]>(src, changed, INDEXED, "app_num", ["applications"]) : undefined
           const takeOver = (app: string, before: { readonly doc: number; readonly hash: string; readonly len: number }) => {
             reused.appendInteger(doc)
             reused.appendInteger(before.doc)

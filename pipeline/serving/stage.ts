@@ -13,7 +13,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { linkFile, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { decodeIndex, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
-import { changedKeysSql, changedSince, ingestChanges } from "../ingest/changes.ts"
+import { changedKeysSql, changedSince, ingestChanges, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
 import { carriedFingerprintsSql, changedKeys, mergeRecords } from "../stages/take-over.ts"
@@ -88,9 +88,13 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   if (earlier && changed) {
     await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
     const listed = ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => String(k))
-    await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintSql(spec, "_fresh"))}`)
-    const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
-    takeOver = { takenOver: await mergeRecords(await recordFileListing(earlier), new Set(listed), fresh, writer), listed: `${listed.length} keys listed as changed by ingest` }
+    // The listed keys' rows are all in ingest's changed rows: the tables are not scanned for them.
+    const takenOver = await withChangedRows(conn, changed.rows, async () => {
+      await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintSql(spec, "_fresh"))}`)
+      const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
+      return mergeRecords(await recordFileListing(earlier), new Set(listed), fresh, writer)
+    })
+    takeOver = { takenOver, listed: `${listed.length} keys listed as changed by ingest` }
   } else {
     await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${fingerprintSql(spec)}`)
     if (earlier) {

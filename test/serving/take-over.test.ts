@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { filesUnder, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { SERVING_DIR } from "../../core/serving/records.ts"
 import { writeStoredDocuments } from "../../pipeline/documents/stage.ts"
-import { CHANGES_DIR, writeChangedKeys, writeChangeListing } from "../../pipeline/ingest/changes.ts"
+import { CHANGES_DIR, changeListFile, writeChangedKeys, writeChangedRows, writeChangeListing } from "../../pipeline/ingest/changes.ts"
 import { writeServingRecords } from "../../pipeline/serving/stage.ts"
 import { tempDir } from "../api/support.ts"
 
@@ -72,6 +72,9 @@ const changeLists = async (dir: string, since: string, tenths: ReadonlyArray<num
     for (const t of tenths.length ? listedTables : []) {
       const source = `read_parquet(${sqlString(path.join(versionDir, "tables", `${t}.parquet`))})`
       await writeChangedKeys(c, dir, t, `(SELECT DISTINCT ${appColumn[t]} AS k FROM ${source} WHERE hash(${appColumn[t]}) % 10 IN (${tenths.join(", ")}))`)
+      // Their rows as this night holds them, as the merge writes them beside the keys.
+      const night = `read_parquet(${sqlString(path.join(dir, "tables", `${t}.parquet`))})`
+      await writeChangedRows(c, dir, t, `(SELECT * FROM ${night} WHERE ${appColumn[t]} IN (SELECT k FROM read_parquet(${sqlString(path.join(dir, changeListFile(t)))})))`)
     }
     await writeChangeListing(dir, { since: path.basename(since), unchanged: tenths.length ? [] : listedTables, byEntity: tenths.length ? listedTables : [] })
   } finally {
