@@ -37,12 +37,13 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3]] [--tune-plain [--tune-start JSON] [--tune-rounds 2]]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
  * tunePlainSearch); prints every trial and exits. --tune-start '{"seedFloor":0.8}' starts the ascent from
- * RETRIEVAL_WEIGHTS with those fields changed; --tune-rounds sets how many times it goes round.
+ * RETRIEVAL_WEIGHTS with those fields changed; --tune-rounds sets how many times it goes round;
+ * --tune-only feedbackFloor,weakHead tries only the knobs named (the others stay where they start).
  *
  * --tune-ensemble (sample, ensemble encoder only): re-weights the ensemble's two parts in-process
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
@@ -88,7 +89,8 @@ const { values } = parseArgs({
     "tune-sif": { type: "string" },
     "tune-plain": { type: "boolean", default: false },
     "tune-start": { type: "string" },
-    "tune-rounds": { type: "string", default: "2" }
+    "tune-rounds": { type: "string", default: "2" },
+    "tune-only": { type: "string" }
   }
 })
 const MAX_QUERIES = Number(values.queries)
@@ -393,6 +395,8 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     ["seeds", [5, 10, 20, 30, 50, 75, 100], (w, x) => ({ ...w, seeds: x })],
     ["seedFloor", [0, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9], (w, x) => ({ ...w, seedFloor: x })],
     ["feedback", [0, 0.5, 1, 2], (w, x) => ({ ...w, feedback: x })],
+    ["feedbackFloor", [0, 0.7, 0.8, 0.85, 0.9, 0.95, 1], (w, x) => ({ ...w, feedbackFloor: x })],
+    ["weakHead", [0, 0.4, 0.5, 0.55, 0.575, 0.6, 0.625, 0.65], (w, x) => ({ ...w, weakHead: x })],
     ["shortRecord", [0.4, 0.5, 0.6, 0.7, 0.85, 1], (w, x) => ({ ...w, shortRecord: x })],
     ["backward", [0.25, 0.5, 1], (w, x) => ({ ...w, paths: { ...w.paths, backward: x } })],
     ["cocitation", [0, 0.15, 0.3, 0.6, 1], (w, x) => ({ ...w, paths: { ...w.paths, cocitation: x } })],
@@ -404,12 +408,12 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
   const rows = [{ round: 0, tried: values["tune-start"] ? `start ${values["tune-start"]}` : "as shipped", weights: best, ...bestScore }]
   process.stderr.write(`floors (dense alone, short queries, CPC@10): ${floors.map((f) => f.toFixed(3)).join(", ")}; ${rows[0].tried}: objective ${bestScore.objective.toFixed(3)}\n`)
   for (let round = 1; round <= Number(values["tune-rounds"]); round++) {
-    for (const [name, grid, set] of grids) {
+    for (const [name, grid, set] of grids.filter(([name]) => !values["tune-only"] || values["tune-only"].split(",").includes(name))) {
       for (const x of grid) {
         const trial = set(best, x)
         const s = await score(trial)
         rows.push({ round, tried: `${name} ${x}`, weights: trial, ...s })
-        process.stderr.write(`round ${round} ${name} ${x}: objective ${s.objective.toFixed(3)}, ${s.perCorpus.map((p) => `long ${p.recallAt100.toFixed(3)} / ${p.mrr.toFixed(3)}, short ${p.shortRecallAt100.toFixed(3)} / CPC@10 ${p.shortCpcAt10.toFixed(3)}`).join("; ")}\n`)
+        process.stderr.write(`round ${round} ${name} ${x}: objective ${s.objective.toFixed(4)}, ${s.perCorpus.map((p) => `long ${p.recallAt100.toFixed(3)} / ${p.mrr.toFixed(3)}, short ${p.shortRecallAt100.toFixed(3)} / CPC@10 ${p.shortCpcAt10.toFixed(3)}`).join("; ")}\n`)
         if (better(s, bestScore)) {
           best = trial
           bestScore = s
@@ -418,7 +422,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     }
   }
   const show = (w: RetrievalWeights) =>
-    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} short ${w.shortRecord} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
+    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} short ${w.shortRecord} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
   printTable(
     `Plain search weights, dev splits only (${corpora.map((c, i) => `${c.label}: ${devOf(c).length} queries, BM25 recall@100 ${baselines[i].recallAt100.toFixed(3)}`).join("; ")})`,
     rows,
