@@ -11,7 +11,11 @@
  * process, all stages); per-stage seconds come from the manifests, peak memory from /usr/bin/time
  * where it exists.
  *
- *   node --import tsx bench/nightly.ts [--n 1000000] [--root .tmp/bench-nightly] [--no-write]
+ *   node --import tsx bench/nightly.ts [--n 1000000] [--root .tmp/bench-nightly] [--no-write] [--resume]
+ *
+ * --resume: a full build that was interrupted (its corpus split and its work folder are still under
+ * the root) is finished, taking over what it had done, before the night is built: the night's
+ * figures are whole, the full build's are not (the results say `fullResumed`).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -23,7 +27,8 @@ const { values } = parseArgs({
   options: {
     n: { type: "string", default: "1000000" },
     root: { type: "string", default: ".tmp/bench-nightly" },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    resume: { type: "boolean", default: false }
   }
 })
 const N = Number(values.n)
@@ -91,10 +96,14 @@ if (!fs.existsSync(path.join(corpus, "uspto"))) {
   await runNode(["pipeline/synth/main.ts", "--n", String(N), "--out", corpus, "--seed", "42"])
 }
 const lastWeek = [`uspto/applications/${latest(path.join(corpus, "uspto", "applications"))}`, `uspto/grants/${latest(path.join(corpus, "uspto", "grants"))}`]
-fs.rmSync(nightly, { recursive: true, force: true })
-fs.rmSync(artifacts, { recursive: true, force: true })
-fs.mkdirSync(nightly, { recursive: true })
-linkTree(corpus, nightly, new Set(lastWeek))
+const resumed = values.resume && fs.existsSync(nightly) && !fs.existsSync(path.join(artifacts, "current"))
+if (resumed) log(`resuming the interrupted full build under ${artifacts}: its figures are not a whole build's`)
+else {
+  fs.rmSync(nightly, { recursive: true, force: true })
+  fs.rmSync(artifacts, { recursive: true, force: true })
+  fs.mkdirSync(nightly, { recursive: true })
+  linkTree(corpus, nightly, new Set(lastWeek))
+}
 
 const build = () => runNode(["pipeline/main.ts", "--corpus", nightly, "--artifacts", artifacts])
 const current = () => fs.realpathSync(path.join(artifacts, "current"))
@@ -127,7 +136,7 @@ if (!values["no-write"]) {
     at: new Date().toISOString(),
     applications: N,
     heldBack: lastWeek,
-    full: { seconds: full.seconds, peakMb: full.peakMb, stages: fullStages, version: path.basename(fullDir) },
+    full: { seconds: full.seconds, peakMb: full.peakMb, stages: fullStages, version: path.basename(fullDir), ...(resumed ? { fullResumed: true } : {}) },
     nightly: { seconds: next.seconds, peakMb: next.peakMb, stages: nextStages, version: path.basename(nextDir), notes },
     nightlyShareOfFull: next.seconds / full.seconds,
     loadAverage: (await import("node:os")).loadavg()[0]
