@@ -6,28 +6,10 @@
  */
 import { describe, expect, it } from "vitest"
 import { CitationGraph, type CitationEdge } from "../../core/search/citations.ts"
-import { DenseChannel, type VectorIndexLike } from "../../core/search/dense.ts"
+import { channelOver, unitAt } from "../support/angle-channel.ts"
 import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { retrieve, RETRIEVAL_WEIGHTS, seedsOf } from "../../core/search/retrieve.ts"
 
-const unitAt = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)]
-
-/** An exact cosine index over 2-d unit vectors, standing in for usearch (keys past `angles` have no vector). */
-const channelOver = (angles: ReadonlyArray<number>) => {
-  const vectors = Float32Array.from(angles.flatMap(unitAt))
-  const index: VectorIndexLike = {
-    size: () => angles.length,
-    search: (q, k) => {
-      const n = Math.hypot(q[0], q[1])
-      const ranked = angles
-        .map((_, key) => ({ key, d: 1 - (q[0] * vectors[2 * key] + q[1] * vectors[2 * key + 1]) / n }))
-        .sort((a, b) => a.d - b.d || a.key - b.key)
-        .slice(0, k)
-      return { keys: BigUint64Array.from(ranked.map((r) => BigInt(r.key))), distances: Float32Array.from(ranked.map((r) => r.d)) }
-    }
-  }
-  return new DenseChannel(index, 2, angles.length, vectors)
-}
 
 // The query points at 0°. Keys 0–2 are the confident head (3°, 6°, 9°); keys 3–32 are weak
 // dense hits (65°–94°) that all belong to one family; keys 33–52 are more of that family with

@@ -9,27 +9,9 @@
  */
 import { describe, expect, it } from "vitest"
 import { CitationGraph, type CitationEdge } from "../../core/search/citations.ts"
-import { DenseChannel, type VectorIndexLike } from "../../core/search/dense.ts"
+import { channelOver, unitAt } from "../support/angle-channel.ts"
 import { feedbackOf, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../../core/search/retrieve.ts"
 
-const unitAt = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)]
-
-/** An exact cosine index over 2-d unit vectors, standing in for usearch (keys past `angles` have no vector). */
-const channelOver = (angles: ReadonlyArray<number>) => {
-  const vectors = Float32Array.from(angles.flatMap(unitAt))
-  const index: VectorIndexLike = {
-    size: () => angles.length,
-    search: (q, k) => {
-      const n = Math.hypot(q[0], q[1])
-      const ranked = angles
-        .map((_, key) => ({ key, d: 1 - (q[0] * vectors[2 * key] + q[1] * vectors[2 * key + 1]) / n }))
-        .sort((a, b) => a.d - b.d || a.key - b.key)
-        .slice(0, k)
-      return { keys: BigUint64Array.from(ranked.map((r) => BigInt(r.key))), distances: Float32Array.from(ranked.map((r) => r.d)) }
-    }
-  }
-  return new DenseChannel(index, 2, angles.length, vectors)
-}
 
 const query = Float32Array.from(unitAt(0))
 const denseOnly = { dense: true, citations: false, lexical: false }

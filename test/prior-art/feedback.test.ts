@@ -2,27 +2,10 @@
 import { describe, expect, it } from "vitest"
 import { CitationGraph } from "../../core/search/citations.ts"
 import { DenseChannel, type VectorIndexLike } from "../../core/search/dense.ts"
+import { channelOver, unitAt } from "../support/angle-channel.ts"
 import { FEEDBACK_DOCUMENTS, rocchioQuery } from "../../core/search/feedback.ts"
 import { retrieve } from "../../core/search/retrieve.ts"
 
-const unitAt = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)]
-
-/** An exact cosine index over 2-d unit vectors, standing in for usearch. */
-const channelOver = (angles: ReadonlyArray<number>) => {
-  const vectors = Float32Array.from(angles.flatMap(unitAt))
-  const index: VectorIndexLike = {
-    size: () => angles.length,
-    search: (q, k) => {
-      const n = Math.hypot(q[0], q[1])
-      const ranked = angles
-        .map((_, key) => ({ key, d: 1 - (q[0] * vectors[2 * key] + q[1] * vectors[2 * key + 1]) / n }))
-        .sort((a, b) => a.d - b.d)
-        .slice(0, k)
-      return { keys: BigUint64Array.from(ranked.map((r) => BigInt(r.key))), distances: Float32Array.from(ranked.map((r) => r.d)) }
-    }
-  }
-  return new DenseChannel(index, 2, angles.length, vectors)
-}
 
 describe("pseudo-relevance feedback", () => {
   it("adds the mean of the feedback vectors, at the feedback weight, to the unit query", () => {
