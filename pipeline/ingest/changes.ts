@@ -35,9 +35,12 @@ export interface ChangeListing {
   readonly byEntity: ReadonlyArray<string>
 }
 
-export const changeListFile = (table: string) => `${CHANGES_DIR}/${table}.parquet`
+/** A table's list and its listed entities' rows, by name inside the changes folder. */
+const listName = (table: string) => `${table}.parquet`
+const rowsName = (table: string) => `${table}.rows.parquet`
+export const changeListFile = (table: string) => `${CHANGES_DIR}/${listName(table)}`
 /** The listed entities' rows of a table as merged now: what later stages read instead of the whole table. */
-export const changedRowsFile = (table: string) => `${CHANGES_DIR}/${table}.rows.parquet`
+export const changedRowsFile = (table: string) => `${CHANGES_DIR}/${rowsName(table)}`
 
 /** Starts the folder afresh (a crashed run may have left one). */
 export const clearChanges = (workDir: string) => fs.rm(path.join(workDir, CHANGES_DIR), { recursive: true, force: true })
@@ -93,8 +96,8 @@ export const changedSince = async (changesDir: string, earlierDir: string | unde
   for (const t of tables) {
     if (listing.unchanged.includes(t)) continue
     if (!listing.byEntity.includes(t)) return undefined
-    lists[t] = path.join(changesDir, `${t}.parquet`)
-    rows[t] = path.join(changesDir, `${t}.rows.parquet`)
+    lists[t] = path.join(changesDir, listName(t))
+    rows[t] = path.join(changesDir, rowsName(t))
   }
   // Lists written before the rows were kept beside them (or cut short) say nothing.
   const files = Object.values(lists)

@@ -16,7 +16,7 @@ import * as path from "node:path"
 import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
-import { changedRowsFile, clearChanges, writeChangedKeys, writeChangedRows, writeChangeListing } from "./changes.ts"
+import { clearChanges, writeChangedKeys, writeChangedRows, writeChangeListing } from "./changes.ts"
 import { type PublishedTable, publishedTables } from "./published-tables.ts"
 import { emptyRawDdl } from "./staging.ts"
 import { openStageDatabase, stageMemoryLimit } from "../stages/duckdb.ts"
@@ -138,7 +138,7 @@ const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: Publish
   const removed = await hashAndCount(conn, `(SELECT * FROM ${before} WHERE ${e.column} IN (SELECT k FROM _affected))`)
   const fresh = await hashAndCount(conn, "_fresh")
   // The entities' rows as merged now, beside their keys: later stages read these instead of the whole table.
-  await writeChangedRows(conn, workDir, t.name, "_fresh")
+  const rowsFile = await writeChangedRows(conn, workDir, t.name, "_fresh")
   await conn.run(
     `COPY (SELECT * FROM ${before} WHERE ${e.column} NOT IN (SELECT k FROM _affected) UNION ALL BY NAME SELECT * FROM _fresh ORDER BY ${t.orderBy}) ` +
       `TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`
@@ -146,7 +146,7 @@ const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: Publish
   await conn.run(`DROP TABLE _fresh`)
   // The hash is a sum over rows: the earlier sum, less the rows taken out, plus those merged again.
   const hash = (BigInt(earlier.hash) - BigInt(removed.hash) + BigInt(fresh.hash)).toString()
-  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows }
+  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows, rowsFile }
 }
 
 /** An earlier table this merge may start from: listed with its rows and hash (a sum, see hashAndCount), and still there at its recorded size. */
@@ -251,9 +251,10 @@ export const mergePartitions = async (
         changes.unchanged.push(t.name)
         log(`${t.name}: unchanged, ${from.rows.toLocaleString("en-US")} rows linked`)
       } else if (from) {
-        outputs.push(await writeChangedKeys(conn, workDir, t.name, "_affected"), changedRowsFile(t.name))
+        outputs.push(await writeChangedKeys(conn, workDir, t.name, "_affected"))
         changes.byEntity.push(t.name)
         const r = await mergeEntities(conn, workDir, t, out, from.file, from)
+        outputs.push(r.rowsFile)
         rowCounts[t.name] = r.rows
         contentHashes[rel] = r.hash
         how.byEntity++
