@@ -119,17 +119,26 @@ const linkRecords = async (workDir: string, spec: RecordSpec, earlier: { readonl
   const rels = [files.data, files.index, fingerprintFile(spec.name)]
   await Promise.all([earlier.data, earlier.index, earlier.fingerprints].map((from, i) => linkFile(from, path.join(workDir, rels[i]))))
   const records = decodeIndex(await fs.readFile(earlier.index)).count
-  return { records, outputs: rels, note: `serving/${spec.name}: unchanged since the earlier version (ingest's change lists), ${records} records linked` }
+  return { records, outputs: rels, linked: rels, note: `serving/${spec.name}: unchanged since the earlier version (ingest's change lists), ${records} records linked` }
 }
 
-/** `changesDir`: ingest's change lists (pipeline/ingest/changes.ts), which spare a nightly build the fingerprints of unchanged tables. */
-export const writeServingRecords = async (workDir: string, tick: (n: number) => void = () => {}, earlierDir?: string, changesDir?: string): Promise<StageResult> => {
+/**
+ * `changesDir`: ingest's change lists (pipeline/ingest/changes.ts), which spare a nightly build the
+ * fingerprints of unchanged tables. `linked`: the outputs hard-linked from `earlierDir` unchanged.
+ */
+export const writeServingRecords = async (
+  workDir: string,
+  tick: (n: number) => void = () => {},
+  earlierDir?: string,
+  changesDir?: string
+): Promise<StageResult & { readonly linked: ReadonlyArray<string> }> => {
   // A spec skipped for a missing table must not leave an earlier file of that name behind.
   await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
   const spillDir = spillDirOf(workDir, "serving")
   const db = await openStageDatabase({ spillDir })
   const conn = await db.connect()
   const outputs: string[] = []
+  const linked: string[] = []
   const rowCounts: Record<string, number> = {}
   const notes: string[] = []
   try {
@@ -148,6 +157,7 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
       const took = stopwatch()
       const written = await writeSpec(conn, workDir, spec, earlierDir, changesDir, tick)
       outputs.push(...written.outputs)
+      if ("linked" in written) linked.push(...written.linked)
       rowCounts[`serving_${spec.name}`] = written.records
       notes.push(written.note ? `${written.note} (${took()})` : `serving/${spec.name}: ${written.records} records written (${took()})`)
     }
@@ -155,7 +165,7 @@ export const writeServingRecords = async (workDir: string, tick: (n: number) => 
     conn.closeSync()
     await closeStageDatabase(db, spillDir)
   }
-  return { outputs, rowCounts, notes }
+  return { outputs, rowCounts, notes, linked }
 }
 
 export const servingStage: Stage = {
@@ -164,13 +174,12 @@ export const servingStage: Stage = {
   dependsOn: ["ingest", "embed", "map", "prosecution"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    stagePromise(() =>
+    stagePromise(async () => {
       // Records are taken over only from an earlier version whose serving stage ran the same code.
-      writeServingRecords(
-        ctx.workDir,
-        (n) => ctx.progress.tick(n, "serving rows"),
-        ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous.dir : undefined,
-        ctx.outputOf(ingestChanges)
-      )
-    )
+      const earlier = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined
+      const { linked, ...result } = await writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows"), earlier?.dir, ctx.outputOf(ingestChanges))
+      // Files linked unchanged keep the hashes recorded for them there (the runner reads no gigabytes again).
+      const recorded = new Map((earlier?.record.outputs ?? []).map((o) => [o.path, o]))
+      return { ...result, linkedOutputs: Object.fromEntries(linked.flatMap((rel) => (recorded.has(rel) ? [[rel, recorded.get(rel)!]] : []))) }
+    })
 }

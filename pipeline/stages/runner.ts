@@ -16,7 +16,7 @@
 import { type ConfigError, Data, Effect, Either } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { decodeManifest, type Manifest, type StageOutput, type StageRecord } from "../../core/artifacts/manifest.ts"
+import { decodeManifest, type Manifest, type StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/CorpusStore.ts"
 import { buildLock, BuildLockError } from "../artifacts/build-lock.ts"
 import { undeclaredRead } from "./outputs.ts"
@@ -94,18 +94,6 @@ const findDonor = async (
   return undefined
 }
 
-/**
- * The earlier record of an output that is a hard link of the same path in the version the build
- * replaces (a stage linked a file that did not change: a serving record file, a table): its hash
- * is taken over instead of reading gigabytes again.
- */
-const sameFileAsBefore = async (full: string, st: { readonly ino: number; readonly dev: number }, rel: string, earlierDir: string | undefined, earlier: ReadonlyMap<string, StageOutput>) => {
-  const record = earlierDir ? earlier.get(rel) : undefined
-  if (!record) return undefined
-  const before = await fs.stat(path.join(earlierDir!, rel)).catch(() => undefined)
-  return before && before.ino === st.ino && before.dev === st.dev ? record : undefined
-}
-
 const recordOf = async (
   stage: Stage,
   codeVersion: string,
@@ -113,15 +101,13 @@ const recordOf = async (
   inputs: ReadonlyArray<string>,
   workDir: string,
   result: StageResult,
-  startedAt: Date,
-  previous?: { readonly dir: string; readonly record: StageRecord }
+  startedAt: Date
 ): Promise<StageRecord> => {
   const outputs = []
-  const earlierOutputs = new Map((previous?.record.outputs ?? []).map((o) => [o.path, o]))
   for (const rel of result.outputs) {
     const full = path.join(workDir, rel)
     const st = await fs.stat(full)
-    const linked = result.linkedOutputs?.[rel] ?? (await sameFileAsBefore(full, st, rel, previous?.dir, earlierOutputs))
+    const linked = result.linkedOutputs?.[rel]
     outputs.push({
       path: rel,
       sha256: linked && linked.bytes === st.size ? linked.sha256 : await sha256OfFile(full),
@@ -261,7 +247,7 @@ const build = (opts: PipelineOptions) =>
         })
         .pipe(Effect.mapError((e) => StageFailed.of(stage.name, e)))
       const rec = yield* Effect.promise(() =>
-        recordOf(stage, codeVersion, inputHash, inputs.map((f) => f.path), work, result, startedAt, currentDir && previousRecord ? { dir: currentDir, record: previousRecord } : undefined)
+        recordOf(stage, codeVersion, inputHash, inputs.map((f) => f.path), work, result, startedAt)
       )
       yield* Effect.promise(() => fs.writeFile(markerPath, JSON.stringify(rec)))
       records.set(stage.name, rec)
