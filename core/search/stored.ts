@@ -8,7 +8,12 @@
  * with 2,048-row groups about 80 ms; from this file about a millisecond.
  *
  *   documents/stored.bin           UTF-8 JSON arrays [title, abstract, first_claim], concatenated
- *   documents/stored_docs.parquet  app_num, offset, length (bytes into stored.bin)
+ *   documents/stored.delta.bin     (optional) documents added or changed since stored.bin was written
+ *   documents/stored_docs.parquet  app_num, offset, length (bytes into stored.bin; an offset at or
+ *                                  past stored.bin's size is into stored.delta.bin, less that size)
+ *
+ * A nightly build links stored.bin from the version it replaces and writes only the delta (every
+ * change since the base was written), rather than copying a gigabyte of unchanged documents.
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -17,6 +22,7 @@ import type { Rows } from "./corpus.ts"
 export const STORED_DIR = "documents"
 export const STORED_FILE = "stored.bin"
 export const STORED_TABLE = "stored_docs"
+export const STORED_DELTA_FILE = "stored.delta.bin"
 
 export interface StoredDocument {
   readonly title: string | null
@@ -34,6 +40,9 @@ const decode = (bytes: Uint8Array): StoredDocument => {
 export class StoredDocuments {
   private constructor(
     private readonly handle: fs.FileHandle,
+    /** stored.delta.bin, whose offsets start at `baseSize`. */
+    private readonly delta: fs.FileHandle | undefined,
+    private readonly baseSize: number,
     /** Byte offset by corpus key (−1: not stored). */
     private readonly offsets: Float64Array,
     private readonly lengths: Uint32Array
@@ -44,6 +53,8 @@ export class StoredDocuments {
     const file = path.join(versionDir, STORED_DIR, STORED_FILE)
     const stat = await fs.stat(file).catch(() => undefined)
     if (!stat) return undefined
+    const deltaFile = path.join(versionDir, STORED_DIR, STORED_DELTA_FILE)
+    const deltaSize = (await fs.stat(deltaFile).catch(() => undefined))?.size
     const offsets = new Float64Array(size).fill(-1)
     const lengths = new Uint32Array(size)
     for (const r of await rows(`SELECT app_num, "offset", length FROM ${STORED_TABLE}`)) {
@@ -51,11 +62,15 @@ export class StoredDocuments {
       const offset = Number(r.offset)
       const length = Number(r.length)
       // A row pointing outside the file is ignored rather than read as garbage.
-      if (key === undefined || offset < 0 || offset + length > stat.size) continue
+      const inBase = offset + length <= stat.size
+      const inDelta = deltaSize !== undefined && offset >= stat.size && offset + length <= stat.size + deltaSize
+      if (key === undefined || offset < 0 || !(inBase || inDelta)) continue
       offsets[key] = offset
       lengths[key] = length
     }
-    return new StoredDocuments(await fs.open(file, "r"), offsets, lengths)
+    const handle = await fs.open(file, "r")
+    const delta = deltaSize === undefined ? undefined : await fs.open(deltaFile, "r")
+    return new StoredDocuments(handle, delta, stat.size, offsets, lengths)
   }
 
   /** The stored documents of the keys that have one. */
@@ -64,7 +79,9 @@ export class StoredDocuments {
     const docs = await Promise.all(
       wanted.map(async (key) => {
         const bytes = new Uint8Array(this.lengths[key])
-        await this.handle.read(bytes, 0, bytes.length, this.offsets[key])
+        const offset = this.offsets[key]
+        if (offset >= this.baseSize && this.delta) await this.delta.read(bytes, 0, bytes.length, offset - this.baseSize)
+        else await this.handle.read(bytes, 0, bytes.length, offset)
         return [key, decode(bytes)] as const
       })
     )
@@ -76,7 +93,8 @@ export class StoredDocuments {
     return key >= 0 && key < this.lengths.length ? this.lengths[key] : 0
   }
 
-  close() {
-    return this.handle.close()
+  async close() {
+    await this.handle.close()
+    await this.delta?.close()
   }
 }

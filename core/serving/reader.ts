@@ -1,72 +1,95 @@
 /**
  * Opening a record file (records.ts) for reads by key: the index is read into memory once, each
- * record is one positioned read of its bytes and a JSON.parse.
+ * record is one positioned read of its bytes and a JSON.parse. A keyed file's delta, when the
+ * version has one, is opened with it and answers first.
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { decodeIndex, findKey, RecordFileKind, type RecordFileLayout, recordFileNames } from "./records.ts"
+import { countWithDelta, decodeIndex, deltaFileNames, findKey, RecordFileKind, type RecordFileLayout, recordFileNames } from "./records.ts"
+
+/** One record file's index in memory and its data file open. */
+interface Part {
+  readonly layout: RecordFileLayout
+  readonly handle: fs.FileHandle
+}
+
+const openPart = async (versionDir: string, files: { readonly data: string; readonly index: string }): Promise<Part | undefined> => {
+  const indexBytes = await fs.readFile(path.join(versionDir, files.index)).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return undefined
+    throw e
+  })
+  if (!indexBytes) return undefined
+  const layout = decodeIndex(indexBytes)
+  const handle = await fs.open(path.join(versionDir, files.data), "r")
+  const size = (await handle.stat()).size
+  if (layout.recordOffsets[layout.count] !== size) {
+    await handle.close()
+    throw new Error(`${files.data} does not match its index (${size} bytes, index says ${layout.recordOffsets[layout.count]})`)
+  }
+  return { layout, handle }
+}
 
 export class RecordFile<R = unknown> {
   private constructor(
     readonly name: string,
-    private readonly layout: RecordFileLayout,
-    private readonly handle: fs.FileHandle
+    private readonly base: Part,
+    /** Keyed files: the records changed since the base was written (records.ts), which answer first. */
+    private readonly delta: Part | undefined,
+    /** Keys held, the delta's additions and removals counted. */
+    readonly count: number
   ) {}
 
   /** Undefined when the version has no such file (built before the serving stage). */
   static async open<R>(versionDir: string, name: string): Promise<RecordFile<R> | undefined> {
-    const files = recordFileNames(name)
-    const indexBytes = await fs.readFile(path.join(versionDir, files.index)).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT") return undefined
+    const base = await openPart(versionDir, recordFileNames(name))
+    if (!base) return undefined
+    const delta = base.layout.kind === RecordFileKind.Keyed ? await openPart(versionDir, deltaFileNames(name)).catch(async (e) => {
+      await base.handle.close()
       throw e
-    })
-    if (!indexBytes) return undefined
-    const layout = decodeIndex(indexBytes)
-    const handle = await fs.open(path.join(versionDir, files.data), "r")
-    const size = (await handle.stat()).size
-    if (layout.recordOffsets[layout.count] !== size) {
-      await handle.close()
-      throw new Error(`${files.data} does not match its index (${size} bytes, index says ${layout.recordOffsets[layout.count]})`)
-    }
-    return new RecordFile<R>(name, layout, handle)
-  }
-
-  /** Number of keys (ordinal files: positions). */
-  get count() {
-    return this.layout.count
+    }) : undefined
+    return new RecordFile<R>(name, base, delta, delta ? countWithDelta(base.layout, delta.layout) : base.layout.count)
   }
 
   /** Bytes the index holds in memory. */
   get indexBytes() {
-    return this.layout.recordOffsets.byteLength + (this.layout.keyOffsets?.byteLength ?? 0) + (this.layout.keyBytes?.length ?? 0)
+    const of = (l: RecordFileLayout) => l.recordOffsets.byteLength + (l.keyOffsets?.byteLength ?? 0) + (l.keyBytes?.length ?? 0)
+    return of(this.base.layout) + (this.delta ? of(this.delta.layout) : 0)
   }
 
-  private positionOf(key: string | number): number {
-    if (this.layout.kind === RecordFileKind.Ordinal) {
-      return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < this.layout.count ? key : -1
+  /** Where the record of `key` lies: the delta's position when the delta holds the key, else the base's; undefined when neither does. */
+  private locate(key: string | number): { readonly part: Part; readonly at: number } | undefined {
+    const { layout } = this.base
+    if (layout.kind === RecordFileKind.Ordinal) {
+      return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < layout.count ? { part: this.base, at: key } : undefined
     }
-    return findKey(this.layout, Buffer.from(String(key), "utf8"))
+    const bytes = Buffer.from(String(key), "utf8")
+    if (this.delta) {
+      const at = findKey(this.delta.layout, bytes)
+      if (at >= 0) return { part: this.delta, at }
+    }
+    const at = findKey(layout, bytes)
+    return at >= 0 ? { part: this.base, at } : undefined
   }
 
   has(key: string | number): boolean {
-    const at = this.positionOf(key)
-    return at >= 0 && this.layout.recordOffsets[at + 1] > this.layout.recordOffsets[at]
+    const found = this.locate(key)
+    return found !== undefined && found.part.layout.recordOffsets[found.at + 1] > found.part.layout.recordOffsets[found.at]
   }
 
-  private async readAt(at: number): Promise<R | undefined> {
-    const start = this.layout.recordOffsets[at]
-    const length = this.layout.recordOffsets[at + 1] - start
+  private async readAt({ part, at }: { readonly part: Part; readonly at: number }): Promise<R | undefined> {
+    const start = part.layout.recordOffsets[at]
+    const length = part.layout.recordOffsets[at + 1] - start
     if (length <= 0) return undefined
     const bytes = Buffer.allocUnsafe(length)
-    const { bytesRead } = await this.handle.read(bytes, 0, length, start)
+    const { bytesRead } = await part.handle.read(bytes, 0, length, start)
     if (bytesRead !== length) throw new Error(`${this.name}: short read at ${start}`)
     return JSON.parse(bytes.toString("utf8")) as R
   }
 
   /** The record of one key, or undefined. */
   async get(key: string | number): Promise<R | undefined> {
-    const at = this.positionOf(key)
-    return at < 0 ? undefined : this.readAt(at)
+    const found = this.locate(key)
+    return found === undefined ? undefined : this.readAt(found)
   }
 
   /** Records of several keys (each read once), by key; keys without a record are absent. */
@@ -76,11 +99,11 @@ export class RecordFile<R = unknown> {
     return new Map(found.filter((e): e is readonly [K, Awaited<R>] => e[1] !== undefined) as Array<[K, R]>)
   }
 
-  /** Positions that hold a record (an ordinal file may have gaps). */
+  /** Positions that hold a record (ordinal files, which may have gaps). */
   present(): number {
     let n = 0
-    const o = this.layout.recordOffsets
-    for (let i = 0; i < this.layout.count; i++) if (o[i + 1] > o[i]) n++
+    const o = this.base.layout.recordOffsets
+    for (let i = 0; i < this.base.layout.count; i++) if (o[i + 1] > o[i]) n++
     return n
   }
 
@@ -89,11 +112,13 @@ export class RecordFile<R = unknown> {
    * scans of a bounded window (the map's point sample), not for lookups.
    */
   async range(from: number, to: number): Promise<Array<[number, R]>> {
-    const lo = Math.max(0, Math.min(from, this.layout.count))
-    const hi = Math.max(lo, Math.min(to, this.layout.count))
-    const o = this.layout.recordOffsets
+    const { layout, handle } = this.base
+    if (layout.kind !== RecordFileKind.Ordinal) throw new Error(`${this.name}: range() reads ordinal files only`)
+    const lo = Math.max(0, Math.min(from, layout.count))
+    const hi = Math.max(lo, Math.min(to, layout.count))
+    const o = layout.recordOffsets
     const bytes = Buffer.allocUnsafe(o[hi] - o[lo])
-    if (bytes.length) await this.handle.read(bytes, 0, bytes.length, o[lo])
+    if (bytes.length) await handle.read(bytes, 0, bytes.length, o[lo])
     const out: Array<[number, R]> = []
     for (let i = lo; i < hi; i++) {
       if (o[i + 1] <= o[i]) continue
@@ -102,7 +127,8 @@ export class RecordFile<R = unknown> {
     return out
   }
 
-  close() {
-    return this.handle.close()
+  async close() {
+    await this.base.handle.close()
+    await this.delta?.handle.close()
   }
 }

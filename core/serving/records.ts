@@ -13,6 +13,16 @@
  * Keys are compared as UTF-8 bytes (the writer checks they arrive strictly increasing). An
  * ordinal file (keys 0 … n−1, e.g. vector keys) stores no key bytes: the key is the position, and a
  * position without a record has length 0.
+ *
+ * A keyed file may have a delta beside it, a keyed record file of its own:
+ *
+ *   serving/<name>.delta.{bin,idx}   the records of keys that changed since the base file was written
+ *
+ * A key the delta holds is answered from it (an empty record there: the key is gone); any other
+ * key from the base. A nightly build links the base file of the version it replaces unchanged and
+ * writes only the delta (all changes since the base, so a version never needs more than the two),
+ * rather than copying gigabytes of unchanged records into a new file; past a share of the base it
+ * writes one whole file again.
  */
 export const SERVING_DIR = "serving"
 export const MAGIC = "KREC0001"
@@ -31,6 +41,9 @@ export interface RecordFileLayout {
 }
 
 export const recordFileNames = (name: string) => ({ data: `${SERVING_DIR}/${name}.bin`, index: `${SERVING_DIR}/${name}.idx` })
+
+/** The delta of a keyed record file: records changed since its base file, an empty one for a key gone. */
+export const deltaFileNames = (name: string) => recordFileNames(`${name}.delta`)
 
 /** Serialises a layout into the `.idx` file's bytes. */
 export const encodeIndex = (layout: RecordFileLayout): Buffer => {
@@ -89,4 +102,25 @@ export const findKey = (layout: RecordFileLayout, key: Buffer): number => {
     else hi = mid - 1
   }
   return -1
+}
+
+/** The record span of position `at`. */
+export const spanAt = (layout: RecordFileLayout, at: number) => ({ from: layout.recordOffsets[at], to: layout.recordOffsets[at + 1] })
+
+/** The key bytes of position `at` of a keyed layout. */
+export const keyAt = (layout: RecordFileLayout, at: number) => layout.keyBytes!.subarray(layout.keyOffsets![at], layout.keyOffsets![at + 1])
+
+/**
+ * How many keys a base file with its delta holds: the base's, plus the keys the delta adds, less
+ * the base keys it empties.
+ */
+export const countWithDelta = (base: RecordFileLayout, delta: RecordFileLayout) => {
+  let count = base.count
+  for (let at = 0; at < delta.count; at++) {
+    const inBase = findKey(base, keyAt(delta, at)) >= 0
+    const present = delta.recordOffsets[at + 1] > delta.recordOffsets[at]
+    if (present && !inBase) count++
+    else if (!present && inBase) count--
+  }
+  return count
 }

@@ -2,7 +2,9 @@
  * The serving stage: writes the record files (core/serving) the API reads by key, so that no
  * request scans a table. Every spec in specs.ts becomes serving/<name>.{bin,idx}; a keyed one also
  * gets per-key fingerprints, with which a nightly build copies unchanged records from the version it
- * replaces and writes only new and changed ones (take-over.ts).
+ * replaces and writes only new and changed ones (take-over.ts). Where ingest's change lists name
+ * the changed keys, a night links the earlier base file and writes only a delta beside it
+ * (core/serving/records.ts) until the delta outgrows SERVING_DELTA_LIMIT of the base.
  *
  * Rows are streamed from DuckDB in key order and grouped in JavaScript, so memory stays bounded
  * by one key's rows plus the index arrays (about 20 bytes per key).
@@ -12,12 +14,12 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { linkFile, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
-import { decodeIndex, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
-import { changedKeysSql, changedSince, ingestChanges, withChangedRows } from "../ingest/changes.ts"
+import { countWithDelta, decodeIndex, deltaFileNames, findKey, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
+import { type ChangedKeys, changedKeysSql, changedSince, ingestChanges, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
-import { carriedFingerprintsSql, changedKeys, mergeRecords } from "../stages/take-over.ts"
-import { earlierRecords, fingerprintFile, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
+import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords, SERVING_DELTA_LIMIT, servingDeltaLimit } from "../stages/take-over.ts"
+import { deltaListing, type EarlierRecords, earlierRecords, fingerprintFile, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
@@ -73,7 +75,15 @@ async function* encoded(records: AsyncIterable<{ key: string; json: string }>) {
  * change lists say where the spec has them (`changesWith`; a file none of whose keys changed is
  * linked whole); otherwise every key is fingerprinted and compared.
  */
-const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, earlierDir: string | undefined, changesDir: string | undefined, tick: (n: number) => void) => {
+const writeSpec = async (
+  conn: Connection,
+  workDir: string,
+  spec: RecordSpec,
+  earlierDir: string | undefined,
+  changesDir: string | undefined,
+  deltaLimit: number,
+  tick: (n: number) => void
+): Promise<{ records: number; outputs: ReadonlyArray<string>; linked?: ReadonlyArray<string>; note: string | undefined }> => {
   if (spec.kind === RecordFileKind.Ordinal) {
     const writer = await openRecordWriter(workDir, spec.name, spec.kind)
     for await (const r of recordsOf(conn, spec, orderedSql(spec), tick)) await writer.addJson(Number(r.key), r.json)
@@ -83,6 +93,34 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   const earlier = earlierDir ? await earlierRecords(earlierDir, spec) : undefined
   const changed = earlier && changesDir && spec.changesWith ? await changedSince(changesDir, earlierDir, spec.changesWith) : undefined
   if (earlier && changed?.files.length === 0) return linkRecords(workDir, spec, earlier)
+  if (earlier && changed && deltaLimit > 0) {
+    const delta = await writeDelta(conn, workDir, spec, earlier, changed, tick)
+    const bases = await Promise.all([earlier.data, path.join(workDir, delta.files.data)].map((f) => fs.stat(f).then((s) => s.size)))
+    const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
+    if (bases[1] <= deltaLimit * bases[0]) {
+      const files = recordFileNames(spec.name)
+      await Promise.all([linkFile(earlier.data, path.join(workDir, files.data)), linkFile(earlier.index, path.join(workDir, files.index))])
+      const layouts = await Promise.all([earlier.index, path.join(workDir, delta.files.index)].map(async (f) => decodeIndex(await fs.readFile(f))))
+      const records = countWithDelta(layouts[0], layouts[1])
+      return {
+        records,
+        outputs: [files.data, files.index, delta.files.data, delta.files.index, fingerprints],
+        linked: [files.data, files.index],
+        note: `serving/${spec.name}: ${records} records, the base file linked and a delta of ${layouts[1].count} keys written (${delta.fresh} written anew, ${delta.gone} removed, ${delta.carried} carried from the earlier delta; ${delta.listed} keys listed as changed by ingest)`
+      }
+    }
+    // The delta outgrew its share of the base: one whole file again, the base and delta merged.
+    const writer = await openRecordWriter(workDir, spec.name, spec.kind)
+    const absolute = { data: path.join(workDir, delta.files.data), index: path.join(workDir, delta.files.index) }
+    const takenOver = await mergeRecords(await recordFileListing({ data: earlier.data, index: earlier.index, delta: absolute }), new Set(), (async function* () {})(), writer)
+    await Promise.all(Object.values(absolute).map((f) => fs.rm(f)))
+    const written = await writer.finish()
+    return {
+      records: written.records,
+      outputs: [...written.outputs, fingerprints],
+      note: `serving/${spec.name}: ${takenOver} records written whole, the earlier file and this night's delta of ${delta.fresh + delta.gone + delta.carried} keys merged (the delta would have been ${bases[1]} bytes, over ${deltaLimit} of the base's ${bases[0]}; ${delta.listed} keys listed as changed by ingest)`
+    }
+  }
   const writer = await openRecordWriter(workDir, spec.name, spec.kind)
   let takeOver: { takenOver: number; listed: string } | undefined
   if (earlier && changed) {
@@ -113,24 +151,80 @@ const writeSpec = async (conn: Connection, workDir: string, spec: RecordSpec, ea
   return { records: written.records, outputs: [...written.outputs, fingerprints], note }
 }
 
-/** An earlier record file none of whose keys changed: its data, index and fingerprints, linked. */
-const linkRecords = async (workDir: string, spec: RecordSpec, earlier: { readonly data: string; readonly index: string; readonly fingerprints: string }) => {
+/** An earlier record file none of whose keys changed: its data, index, delta and fingerprints, linked. */
+const linkRecords = async (workDir: string, spec: RecordSpec, earlier: EarlierRecords) => {
   const files = recordFileNames(spec.name)
-  const rels = [files.data, files.index, fingerprintFile(spec.name)]
-  await Promise.all([earlier.data, earlier.index, earlier.fingerprints].map((from, i) => linkFile(from, path.join(workDir, rels[i]))))
-  const records = decodeIndex(await fs.readFile(earlier.index)).count
+  const delta = deltaFileNames(spec.name)
+  const pairs: Array<[string, string]> = [
+    [earlier.data, files.data],
+    [earlier.index, files.index],
+    [earlier.fingerprints, fingerprintFile(spec.name)],
+    ...(earlier.delta ? ([[earlier.delta.data, delta.data], [earlier.delta.index, delta.index]] as Array<[string, string]>) : [])
+  ]
+  await Promise.all(pairs.map(([from, rel]) => linkFile(from, path.join(workDir, rel))))
+  const base = decodeIndex(await fs.readFile(earlier.index))
+  const records = earlier.delta ? countWithDelta(base, decodeIndex(await fs.readFile(earlier.delta.index))) : base.count
+  const rels = pairs.map(([, rel]) => rel)
   return { records, outputs: rels, linked: rels, note: `serving/${spec.name}: unchanged since the earlier version (ingest's change lists), ${records} records linked` }
 }
 
 /**
+ * This version's delta of a record file whose base is linked from the earlier version: the earlier
+ * delta's records of keys ingest did not list, the listed keys' records as they are now, and an
+ * empty record for each listed key that is gone but which the base holds. Leaves this version's
+ * fingerprints in `_fingerprints` (the earlier ones carried, the listed keys' computed).
+ */
+const writeDelta = async (conn: Connection, workDir: string, spec: RecordSpec, earlier: EarlierRecords, changed: ChangedKeys, tick: (n: number) => void) => {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
+  const listed = ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => Buffer.from(String(k), "utf8")).sort(Buffer.compare)
+  const base = decodeIndex(await fs.readFile(earlier.index))
+  const counts = { fresh: 0, gone: 0, carried: 0, listed: listed.length }
+  const writer = await openRecordWriter(workDir, `${spec.name}.delta`, RecordFileKind.Keyed)
+  counts.carried = await withChangedRows(conn, changed.rows, async () => {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintSql(spec, "_fresh"))}`)
+    const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
+    // Every listed key in key order: its record now, or an empty one where it is gone from the base.
+    async function* listedRecords() {
+      let next = await fresh.next()
+      for (const key of listed) {
+        while (!next.done && Buffer.compare(Buffer.from(next.value.key, "utf8"), key) < 0) {
+          counts.fresh++
+          yield next.value
+          next = await fresh.next()
+        }
+        if (!next.done && Buffer.compare(Buffer.from(next.value.key, "utf8"), key) === 0) {
+          counts.fresh++
+          yield next.value
+          next = await fresh.next()
+        } else if (findKey(base, key) >= 0) {
+          counts.gone++
+          yield { key: key.toString("utf8"), bytes: Buffer.alloc(0) }
+        }
+      }
+      for (; !next.done; next = await fresh.next()) {
+        counts.fresh++
+        yield next.value
+      }
+    }
+    const earlierDelta: EarlierListing = earlier.delta ? await deltaListing(earlier.delta) : { data: [], records: async function* () {} }
+    return mergeRecords(earlierDelta, new Set(listed.map((k) => k.toString("utf8"))), listedRecords(), writer)
+  })
+  await writer.finish()
+  return { files: deltaFileNames(spec.name), ...counts }
+}
+
+/**
  * `changesDir`: ingest's change lists (pipeline/ingest/changes.ts), which spare a nightly build the
- * fingerprints of unchanged tables. `linked`: the outputs hard-linked from `earlierDir` unchanged.
+ * fingerprints of unchanged tables. `deltaLimit`: the share of a base file's bytes up to which a
+ * night writes a delta beside the linked base rather than a whole file (0: always whole).
+ * `linked`: the outputs hard-linked from `earlierDir` unchanged.
  */
 export const writeServingRecords = async (
   workDir: string,
   tick: (n: number) => void = () => {},
   earlierDir?: string,
-  changesDir?: string
+  changesDir?: string,
+  deltaLimit = SERVING_DELTA_LIMIT
 ): Promise<StageResult & { readonly linked: ReadonlyArray<string> }> => {
   // A spec skipped for a missing table must not leave an earlier file of that name behind.
   await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
@@ -155,9 +249,9 @@ export const writeServingRecords = async (
         continue
       }
       const took = stopwatch()
-      const written = await writeSpec(conn, workDir, spec, earlierDir, changesDir, tick)
+      const written = await writeSpec(conn, workDir, spec, earlierDir, changesDir, deltaLimit, tick)
       outputs.push(...written.outputs)
-      if ("linked" in written) linked.push(...written.linked)
+      linked.push(...(written.linked ?? []))
       rowCounts[`serving_${spec.name}`] = written.records
       notes.push(written.note ? `${written.note} (${took()})` : `serving/${spec.name}: ${written.records} records written (${took()})`)
     }
@@ -174,12 +268,12 @@ export const servingStage: Stage = {
   dependsOn: ["ingest", "embed", "map", "prosecution"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    stagePromise(async () => {
+    Effect.flatMap(servingDeltaLimit, (deltaLimit) => stagePromise(async () => {
       // Records are taken over only from an earlier version whose serving stage ran the same code.
       const earlier = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined
-      const { linked, ...result } = await writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows"), earlier?.dir, ctx.outputOf(ingestChanges))
+      const { linked, ...result } = await writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows"), earlier?.dir, ctx.outputOf(ingestChanges), deltaLimit)
       // Files linked unchanged keep the hashes recorded for them there (the runner reads no gigabytes again).
       const recorded = new Map((earlier?.record.outputs ?? []).map((o) => [o.path, o]))
       return { ...result, linkedOutputs: Object.fromEntries(linked.flatMap((rel) => (recorded.has(rel) ? [[rel, recorded.get(rel)!]] : []))) }
-    })
+    }))
 }

@@ -8,15 +8,15 @@
  * the whole table (vectorised, on every core) — far cheaper than sorting and serialising every
  * row. Comparing it with the earlier version's fingerprints names the keys to write anew (new or
  * changed) and the earlier records to leave out (changed or deleted); the rest are taken over.
- * A record is a function of its rows, so the result is byte-identical to a full write
- * (test/serving/take-over.test.ts). The fingerprint belongs to the stage's code version: another
+ * A record is a function of its rows, so a file written whole is byte-identical to a full write,
+ * and a base with its delta answers every key as one (test/serving/take-over.test.ts). The fingerprint belongs to the stage's code version: another
  * code version (a different select, DuckDB's hash after an upgrade) never takes records over.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
-import { decodeIndex, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
+import { decodeIndex, deltaFileNames, keyAt, RecordFileKind, recordFileNames, SERVING_DIR, spanAt } from "../../core/serving/records.ts"
 import type { EarlierListing } from "../stages/take-over.ts"
 import type { RecordSpec } from "./specs.ts"
 
@@ -38,24 +38,68 @@ export const writeFingerprints = async (conn: DuckDBConnection, workDir: string,
   return rel
 }
 
-/** An earlier version's record file and fingerprints, when both are there. */
-export const earlierRecords = async (dir: string, spec: RecordSpec) => {
+/** An earlier version's record file and fingerprints, when both are there, and the file's delta when it has one. */
+export const earlierRecords = async (dir: string, spec: RecordSpec): Promise<EarlierRecords | undefined> => {
   if (spec.kind !== RecordFileKind.Keyed) return undefined
+  const exists = (p: string) => fs.access(p).then(() => true, () => false)
   const files = recordFileNames(spec.name)
   const paths = { data: path.join(dir, files.data), index: path.join(dir, files.index), fingerprints: path.join(dir, fingerprintFile(spec.name)) }
-  const present = await Promise.all(Object.values(paths).map((p) => fs.access(p).then(() => true, () => false)))
-  return present.every(Boolean) ? paths : undefined
+  if (!(await Promise.all(Object.values(paths).map(exists))).every(Boolean)) return undefined
+  const delta = deltaFileNames(spec.name)
+  const deltaPaths = { data: path.join(dir, delta.data), index: path.join(dir, delta.index) }
+  return (await exists(deltaPaths.index)) ? { ...paths, delta: deltaPaths } : paths
 }
 
-/** An earlier record file's listing, from its index. */
-export const recordFileListing = async (earlier: { readonly data: string; readonly index: string }): Promise<EarlierListing> => {
-  const layout = decodeIndex(await fs.readFile(earlier.index))
-  if (layout.kind !== RecordFileKind.Keyed) throw new Error(`${earlier.index} is not a keyed record file`)
+export interface EarlierRecords {
+  readonly data: string
+  readonly index: string
+  readonly fingerprints: string
+  readonly delta?: { readonly data: string; readonly index: string }
+}
+
+const keyedLayout = async (index: string) => {
+  const layout = decodeIndex(await fs.readFile(index))
+  if (layout.kind !== RecordFileKind.Keyed) throw new Error(`${index} is not a keyed record file`)
+  return layout
+}
+
+/** Every record of a keyed file as written, an empty one (a key gone, in a delta) included. */
+export const deltaListing = async (delta: { readonly data: string; readonly index: string }): Promise<EarlierListing> => {
+  const layout = await keyedLayout(delta.index)
   return {
-    data: earlier.data,
+    data: delta.data,
     records: async function* () {
-      for (let at = 0; at < layout.count; at++) {
-        yield { key: layout.keyBytes!.subarray(layout.keyOffsets![at], layout.keyOffsets![at + 1]), from: layout.recordOffsets[at], to: layout.recordOffsets[at + 1] }
+      for (let at = 0; at < layout.count; at++) yield { key: keyAt(layout, at), ...spanAt(layout, at) }
+    }
+  }
+}
+
+/**
+ * An earlier record file's listing, from its index: with a delta, the records the two answer
+ * together (the delta's where it holds the key, none where its record is empty), in key order.
+ */
+export const recordFileListing = async (earlier: Omit<EarlierRecords, "fingerprints">): Promise<EarlierListing> => {
+  const base = await keyedLayout(earlier.index)
+  if (!earlier.delta) return deltaListing(earlier)
+  const delta = await keyedLayout(earlier.delta.index)
+  return {
+    data: [earlier.data, earlier.delta.data],
+    records: async function* () {
+      let d = 0
+      for (let b = 0; b < base.count; b++) {
+        const key = keyAt(base, b)
+        for (; d < delta.count && Buffer.compare(keyAt(delta, d), key) < 0; d++) {
+          const span = spanAt(delta, d)
+          if (span.to > span.from) yield { key: keyAt(delta, d), ...span, file: 1 }
+        }
+        if (d < delta.count && Buffer.compare(keyAt(delta, d), key) === 0) {
+          const span = spanAt(delta, d++)
+          if (span.to > span.from) yield { key, ...span, file: 1 }
+        } else yield { key, ...spanAt(base, b), file: 0 }
+      }
+      for (; d < delta.count; d++) {
+        const span = spanAt(delta, d)
+        if (span.to > span.from) yield { key: keyAt(delta, d), ...span, file: 1 }
       }
     }
   }

@@ -6,6 +6,7 @@
  * sequential pass over the earlier data file. The result equals a full write byte for byte.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
+import { Config } from "effect"
 import * as fs from "node:fs/promises"
 import { sqlString } from "../../core/artifacts/files.ts"
 
@@ -30,11 +31,14 @@ class SequentialSpans {
 /** New and changed records, in key order: what the merge interleaves with the taken-over ones. */
 export type FreshRecords = AsyncIterator<{ readonly key: string; readonly bytes: Buffer }>
 
-/** The records of an earlier file in key order: each key's bytes and its span in the data file. */
+/**
+ * The records of an earlier file in key order: each key's bytes and its span in one of the data
+ * files (`file`, an index into `data`; 0 when absent): a record file with its delta reads from two.
+ */
 export interface EarlierListing {
-  readonly data: string
+  readonly data: string | ReadonlyArray<string>
   /** Read once, in order, by the merge: a listing need not be held in memory whole. */
-  readonly records: () => AsyncIterable<{ readonly key: Buffer; readonly from: number; readonly to: number }>
+  readonly records: () => AsyncIterable<{ readonly key: Buffer; readonly from: number; readonly to: number; readonly file?: number }>
 }
 
 /**
@@ -45,16 +49,24 @@ export const mergeRecords = async (
   earlier: EarlierListing,
   dropped: ReadonlySet<string>,
   fresh: FreshRecords,
-  writer: { readonly addBytes: (key: string, bytes: Buffer) => Promise<void> }
+  writer: {
+    readonly addBytes: (key: string, bytes: Buffer) => Promise<void>
+    /**
+     * Takes an earlier record over by reference rather than by its bytes (a file that points into
+     * a linked earlier one); false: copy its bytes.
+     */
+    readonly keep?: (key: string, span: { readonly from: number; readonly to: number; readonly file: number }) => boolean
+  }
 ) => {
-  const handle = await fs.open(earlier.data, "r")
-  const spans = new SequentialSpans(handle)
+  const handles = await Promise.all((typeof earlier.data === "string" ? [earlier.data] : earlier.data).map((f) => fs.open(f, "r")))
+  // Each file is read in increasing order on its own: the listing's spans increase within a file.
+  const spans = handles.map((h) => new SequentialSpans(h))
   let takenOver = 0
   try {
     let next = await fresh.next()
     // The next fresh key's bytes, encoded once: it is compared with every earlier key it follows.
     let nextKey = next.done ? undefined : Buffer.from(next.value.key, "utf8")
-    for await (const { key: keyBytes, from, to } of earlier.records()) {
+    for await (const { key: keyBytes, from, to, file } of earlier.records()) {
       while (!next.done && Buffer.compare(nextKey!, keyBytes) < 0) {
         await writer.addBytes(next.value.key, next.value.bytes)
         next = await fresh.next()
@@ -62,12 +74,12 @@ export const mergeRecords = async (
       }
       const key = keyBytes.toString("utf8")
       if (dropped.has(key)) continue
-      await writer.addBytes(key, await spans.span(from, to))
+      if (!writer.keep?.(key, { from, to, file: file ?? 0 })) await writer.addBytes(key, await spans[file ?? 0].span(from, to))
       takenOver++
     }
     for (; !next.done; next = await fresh.next()) await writer.addBytes(next.value.key, next.value.bytes)
   } finally {
-    await handle.close()
+    await Promise.all(handles.map((h) => h.close()))
   }
   return takenOver
 }
@@ -91,3 +103,17 @@ export const changedKeys = async (conn: DuckDBConnection, earlierFingerprints: s
  */
 export const carriedFingerprintsSql = (earlierFingerprints: string, only: string, freshSql: string) =>
   `SELECT k, h FROM read_parquet(${sqlString(earlierFingerprints)}) WHERE k NOT IN (SELECT k FROM ${only}) UNION ALL ${freshSql}`
+
+/**
+ * Files the API reads by key (serving record files, stored documents) get a delta beside their
+ * base file, linked from the version a night replaces, while the delta stays within this share of
+ * the base's bytes: a year of weekly changes (about 0.5% of the applications each) before one night
+ * writes the file whole again, and a lookup never reads more than the two files.
+ */
+export const SERVING_DELTA_LIMIT = 0.25
+
+/** SERVING_DELTA_LIMIT, or the share an operator (or a test) sets; 0 writes every file whole. */
+export const servingDeltaLimit = Config.number("SERVING_DELTA_LIMIT").pipe(
+  Config.validate({ message: "SERVING_DELTA_LIMIT must be a share of a record file's bytes, 0 or more", validation: (x) => Number.isFinite(x) && x >= 0 }),
+  Config.withDefault(SERVING_DELTA_LIMIT)
+)

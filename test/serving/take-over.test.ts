@@ -13,7 +13,10 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { filesUnder, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
-import { SERVING_DIR } from "../../core/serving/records.ts"
+import { decodeIndex, deltaFileNames, keyAt, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
+import { RecordFile } from "../../core/serving/reader.ts"
+import { StoredDocuments } from "../../core/search/stored.ts"
+import { RECORDS } from "../../core/serving/names.ts"
 import { writeStoredDocuments } from "../../pipeline/documents/stage.ts"
 import { CHANGES_DIR, changeListFile, writeChangedKeys, writeChangedRows, writeChangeListing } from "../../pipeline/ingest/changes.ts"
 import { writeServingRecords } from "../../pipeline/serving/stage.ts"
@@ -85,6 +88,42 @@ const changeLists = async (dir: string, since: string, tenths: ReadonlyArray<num
 
 const servingFiles = async (dir: string) => (await filesUnder(path.join(dir, SERVING_DIR))).sort()
 
+/** Every key a version's keyed record file (base and delta) names. */
+const keysOf = async (dir: string, name: string) => {
+  const keys = new Set<string>()
+  for (const files of [recordFileNames(name), deltaFileNames(name)]) {
+    const bytes = await fs.readFile(path.join(dir, files.index)).catch(() => undefined)
+    if (!bytes) continue
+    const layout = decodeIndex(bytes)
+    if (layout.kind !== RecordFileKind.Keyed) return undefined
+    for (let at = 0; at < layout.count; at++) keys.add(keyAt(layout, at).toString("utf8"))
+  }
+  return keys
+}
+
+/** The answers of every keyed record file of `dir` equal those of `expected`'s, key by key, and its counts. */
+const answersEqual = async (dir: string, expected: string, others: ReadonlyArray<string>) => {
+  for (const name of Object.values(RECORDS)) {
+    const want = await RecordFile.open(expected, name)
+    if (!want) continue
+    const got = (await RecordFile.open(dir, name))!
+    try {
+      const keys = await keysOf(expected, name)
+      if (!keys) continue
+      // Keys the other versions held too: a key gone must read as absent.
+      for (const other of others) for (const k of (await keysOf(other, name)) ?? []) keys.add(k)
+      expect(got.count, `serving/${name} count`).toBe(want.count)
+      for (const k of keys) {
+        const [a, b] = await Promise.all([want.get(k), got.get(k)])
+        expect(b, `serving/${name} ${k}`).toEqual(a)
+        expect(got.has(k)).toBe(want.has(k))
+      }
+    } finally {
+      await Promise.all([want.close(), got.close()])
+    }
+  }
+}
+
 let root: string
 let earlier: string
 let fromScratch: string
@@ -97,6 +136,17 @@ let listedNotes: ReadonlyArray<string>
 let unchanged: string
 let unchangedNotes: ReadonlyArray<string>
 let listedDocumentNotes: ReadonlyArray<string>
+/** The listed night written as deltas beside the earlier base files, then a second night on top of it. */
+let delta: string
+let deltaNotes: ReadonlyArray<string>
+let second: string
+let secondScratch: string
+let secondNotes: ReadonlyArray<string>
+let compacted: string
+let compactedNotes: ReadonlyArray<string>
+let deltaDocumentNotes: ReadonlyArray<string>
+let secondDocumentNotes: ReadonlyArray<string>
+let compactedDocumentNotes: ReadonlyArray<string>
 
 beforeAll(async () => {
   root = tempDir("serving-take-over")
@@ -115,12 +165,34 @@ beforeAll(async () => {
   listed = path.join(root, "listed")
   await night(listed, { absent: 2 })
   await changeLists(listed, earlier, [0, 1, 2])
-  listedNotes = (await writeServingRecords(listed, () => {}, earlier, path.join(listed, CHANGES_DIR))).notes ?? []
-  listedDocumentNotes = (await writeStoredDocuments(listed, () => {}, earlier, path.join(listed, CHANGES_DIR))).notes ?? []
+  // Deltas off (0): the same night must give whole files byte for byte.
+  listedNotes = (await writeServingRecords(listed, () => {}, earlier, path.join(listed, CHANGES_DIR), 0)).notes ?? []
+  listedDocumentNotes = (await writeStoredDocuments(listed, () => {}, earlier, path.join(listed, CHANGES_DIR), 0)).notes ?? []
   unchanged = path.join(root, "unchanged")
   await night(unchanged, { absent: 0, edited: 1 })
   await changeLists(unchanged, earlier, [])
   unchangedNotes = (await writeServingRecords(unchanged, () => {}, earlier, path.join(unchanged, CHANGES_DIR))).notes ?? []
+  delta = path.join(root, "delta")
+  await night(delta, { absent: 2 })
+  await changeLists(delta, earlier, [0, 1, 2])
+  deltaNotes = (await writeServingRecords(delta, () => {}, earlier, path.join(delta, CHANGES_DIR), 1)).notes ?? []
+  deltaDocumentNotes = (await writeStoredDocuments(delta, () => {}, earlier, path.join(delta, CHANGES_DIR), 1)).notes ?? []
+  // The night after: tenth 2 comes back, tenth 3 goes and tenth 4 is reworded.
+  second = path.join(root, "second")
+  secondScratch = path.join(root, "second-scratch")
+  await night(second, { absent: 3, edited: 4 })
+  await night(secondScratch, { absent: 3, edited: 4 })
+  await writeServingRecords(secondScratch)
+  await changeLists(second, delta, [2, 3, 4])
+  secondNotes = (await writeServingRecords(second, () => {}, delta, path.join(second, CHANGES_DIR), 1)).notes ?? []
+  await writeStoredDocuments(secondScratch)
+  secondDocumentNotes = (await writeStoredDocuments(second, () => {}, delta, path.join(second, CHANGES_DIR), 1)).notes ?? []
+  // The same night with a delta allowed only a sliver of the base: written whole again.
+  compacted = path.join(root, "compacted")
+  await night(compacted, { absent: 3, edited: 4 })
+  await changeLists(compacted, delta, [2, 3, 4])
+  compactedNotes = (await writeServingRecords(compacted, () => {}, delta, path.join(compacted, CHANGES_DIR), 0.001)).notes ?? []
+  compactedDocumentNotes = (await writeStoredDocuments(compacted, () => {}, delta, path.join(compacted, CHANGES_DIR), 0.001)).notes ?? []
 }, 300_000)
 
 afterAll(async () => {
@@ -181,6 +253,36 @@ describe("serving records of a nightly build", () => {
     expect(other.find((n) => n.startsWith("serving/claims:"))).toMatch(/earlier ones replaced or removed/)
   })
 
+  it("writes a delta beside the earlier base file, which answers every key as a full write does", async () => {
+    for (const name of ["claims", "citations", "cpc", "paragraphs", "parents"]) {
+      expect(deltaNotes.find((n) => n.startsWith(`serving/${name}:`))).toMatch(/the base file linked and a delta of \d+ keys written/)
+      const files = recordFileNames(name)
+      for (const f of [files.data, files.index]) expect((await fs.stat(path.join(delta, f))).ino, f).toBe((await fs.stat(path.join(earlier, f))).ino)
+    }
+    const claims = deltaNotes.find((n) => n.startsWith("serving/claims:"))!
+    expect(Number(/(\d+) removed/.exec(claims)![1])).toBeGreaterThan(0)
+    await answersEqual(delta, fromScratch, [earlier])
+  })
+
+  it("a second night keeps the first base, folds the earlier delta into its own, and answers as a full write", async () => {
+    const claims = secondNotes.find((n) => n.startsWith("serving/claims:"))!
+    expect(claims).toMatch(/the base file linked/)
+    expect(Number(/(\d+) carried from the earlier delta/.exec(claims)![1])).toBeGreaterThan(0)
+    const files = recordFileNames("claims")
+    expect((await fs.stat(path.join(second, files.data))).ino).toBe((await fs.stat(path.join(earlier, files.data))).ino)
+    await answersEqual(second, secondScratch, [earlier, delta])
+  })
+
+  it("writes the file whole again once the delta outgrows its share of the base, byte for byte a full write", async () => {
+    expect(compactedNotes.find((n) => n.startsWith("serving/claims:"))).toMatch(/written whole, the earlier file and this night's delta of \d+ keys merged/)
+    const files = await servingFiles(secondScratch)
+    expect(await servingFiles(compacted)).toEqual(files)
+    for (const f of files) {
+      const [a, b] = await Promise.all([fs.readFile(path.join(secondScratch, SERVING_DIR, f)), fs.readFile(path.join(compacted, SERVING_DIR, f))])
+      expect(a.equals(b), `serving/${f} differs from the full write`).toBe(true)
+    }
+  })
+
   it("takes nothing over without an earlier version", async () => {
     const scratchNotes = (await writeServingRecords(fromScratch)).notes ?? []
     expect(scratchNotes.filter((n) => n.includes("taken over"))).toEqual([])
@@ -215,5 +317,48 @@ describe("stored documents of a nightly build", () => {
     expect(takenOver).toBeGreaterThan(written * 2)
     expect(written).toBeGreaterThan(0)
     expect(replaced).toBeGreaterThan(0)
+  })
+})
+
+/** Every stored document of a version, by application number, as the API reads them. */
+const storedDocuments = async (dir: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const c = await db.connect()
+  try {
+    const apps = (await c.runAndReadAll(`SELECT app_num FROM read_parquet(${sqlString(path.join(dir, "documents", "stored_docs.parquet"))}) ORDER BY app_num`)).getRows().map(([a]) => String(a))
+    const keyOf = new Map(apps.map((a, i) => [a, i]))
+    const rows = async (sql: string) => {
+      const r = await c.runAndReadAll(sql.replace("FROM stored_docs", `FROM read_parquet(${sqlString(path.join(dir, "documents", "stored_docs.parquet"))})`))
+      return r.getRowObjectsJS() as Array<Record<string, unknown>>
+    }
+    const stored = (await StoredDocuments.open(dir, rows as never, keyOf, apps.length))!
+    try {
+      const docs = await stored.read(apps.map((_, i) => i))
+      return new Map(apps.map((a, i) => [a, docs.get(i)]))
+    } finally {
+      await stored.close()
+    }
+  } finally {
+    c.closeSync()
+    db.closeSync()
+  }
+}
+
+describe("stored documents written as a delta", () => {
+  it("link the earlier stored.bin, write a delta, and read back as a full write, night after night", async () => {
+    expect(deltaDocumentNotes.join(" ")).toMatch(/stored.bin linked from the earlier version, a delta of \d+ bytes written/)
+    expect((await fs.stat(path.join(delta, "documents", "stored.bin"))).ino).toBe((await fs.stat(path.join(earlier, "documents", "stored.bin"))).ino)
+    expect(await storedDocuments(delta)).toEqual(await storedDocuments(fromScratch))
+    // The second night keeps the first base and carries the earlier delta's documents it did not list.
+    expect(secondDocumentNotes.join(" ")).toMatch(/stored.bin linked/)
+    expect((await fs.stat(path.join(second, "documents", "stored.bin"))).ino).toBe((await fs.stat(path.join(earlier, "documents", "stored.bin"))).ino)
+    expect(await storedDocuments(second)).toEqual(await storedDocuments(secondScratch))
+  })
+
+  it("write stored.bin whole again once the delta outgrows its share, byte for byte a full write", async () => {
+    expect(compactedDocumentNotes.join(" ")).toMatch(/stored.bin written whole/)
+    await expect(fs.access(path.join(compacted, "documents", "stored.delta.bin"))).rejects.toThrow()
+    expect((await fs.readFile(path.join(compacted, "documents", "stored.bin"))).equals(await fs.readFile(path.join(secondScratch, "documents", "stored.bin")))).toBe(true)
+    expect(await storedDocuments(compacted)).toEqual(await storedDocuments(secondScratch))
   })
 })
