@@ -40,6 +40,18 @@ export interface RecordSpec {
    * before it is added) or is keyed otherwise than its table's entity.
    */
   readonly changesWith?: ReadonlyArray<string>
+  /**
+   * Where the record's key is not the listed tables' entity: this spec's keys of the listed
+   * entities (relation `listed`, column k), then and now. `earlier(rel)` reads a file of the
+   * version taken over from. The listed rows files then do not hold every row of a key: the
+   * tables are read for the keys.
+   */
+  readonly keysOfListed?: (listed: string, earlier: (rel: string) => string) => string
+  /**
+   * Keys whose record changed otherwise than through the listed tables (relation, column k): a
+   * later stage's output the record also reads, compared with the earlier version's.
+   */
+  readonly alsoChanged?: (earlier: (rel: string) => string) => string
 }
 
 export const recordSpecs: ReadonlyArray<RecordSpec> = [
@@ -48,6 +60,13 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["applications", "vectors"],
     grouped: false,
+    changesWith: ["applications"],
+    // An application's vector key moves when one before it gains or loses a vector.
+    alsoChanged: (earlier) => `
+      SELECT coalesce(n.app_num, e.app_num) AS k
+      FROM (SELECT app_num, min(key) AS key FROM vectors GROUP BY app_num) n
+      FULL JOIN (SELECT app_num, min(key) AS key FROM ${earlier("index/vectors.parquet")} GROUP BY app_num) e ON e.app_num = n.app_num
+      WHERE n.key IS DISTINCT FROM e.key`,
     select: `
       SELECT a.app_num AS k, any_value(a.title) AS title, any_value(a.abstract) AS abstract, any_value(a.pub_num) AS pub_num,
              any_value(a.kind) AS kind, any_value(a.art_unit) AS art_unit,
@@ -94,6 +113,11 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["publications"],
     grouped: true,
+    changesWith: ["publications"],
+    // Keyed by publication number: the numbers the listed applications are published under, then and now.
+    keysOfListed: (listed, earlier) => `
+      SELECT pub_num AS k FROM publications WHERE app_num IN (SELECT k FROM ${listed}) AND pub_num IS NOT NULL
+      UNION SELECT pub_num AS k FROM ${earlier("tables/publications.parquet")} WHERE app_num IN (SELECT k FROM ${listed}) AND pub_num IS NOT NULL`,
     select: `SELECT DISTINCT pub_num AS k, app_num, kind FROM publications WHERE pub_num IS NOT NULL AND app_num IS NOT NULL`,
     order: "k, app_num"
   },

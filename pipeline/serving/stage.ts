@@ -92,9 +92,11 @@ const writeSpec = async (
   }
   const earlier = earlierDir ? await earlierRecords(earlierDir, spec) : undefined
   const changed = earlier && changesDir && spec.changesWith ? await changedSince(changesDir, earlierDir, spec.changesWith) : undefined
-  if (earlier && changed?.files.length === 0) return linkRecords(workDir, spec, earlier)
-  if (earlier && changed && deltaLimit > 0) {
-    const delta = await writeDelta(conn, workDir, spec, earlier, changed, tick)
+  // (A record that also reads a later stage's output may change with nothing listed.)
+  if (earlier && changed?.files.length === 0 && !spec.alsoChanged) return linkRecords(workDir, spec, earlier)
+  const keys = earlier && changed && earlierDir ? await listedKeys(conn, spec, earlierDir, changed) : undefined
+  if (earlier && keys && deltaLimit > 0) {
+    const delta = await writeDelta(conn, workDir, spec, earlier, keys, tick)
     const bases = await Promise.all([earlier.data, path.join(workDir, delta.files.data)].map((f) => fs.stat(f).then((s) => s.size)))
     const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
     if (bases[1] <= deltaLimit * bases[0]) {
@@ -123,11 +125,10 @@ const writeSpec = async (
   }
   const writer = await openRecordWriter(workDir, spec.name, spec.kind)
   let takeOver: { takenOver: number; listed: string } | undefined
-  if (earlier && changed) {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
-    const listed = ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => String(k))
-    // The listed keys' rows are all in ingest's changed rows: the tables are not scanned for them.
-    const takenOver = await withChangedRows(conn, changed.rows, async () => {
+  if (earlier && keys) {
+    const listed = keys.listed
+    // The listed keys' rows are all in ingest's changed rows (where `keys.rows` has them): the tables are not scanned for them.
+    const takenOver = await withChangedRows(conn, keys.rows, async () => {
       await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintSql(spec, "_fresh"))}`)
       const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
       return mergeRecords(await recordFileListing(earlier), new Set(listed), fresh, writer)
@@ -168,19 +169,52 @@ const linkRecords = async (workDir: string, spec: RecordSpec, earlier: EarlierRe
   return { records, outputs: rels, linked: rels, note: `serving/${spec.name}: unchanged since the earlier version (ingest's change lists), ${records} records linked` }
 }
 
+/** The keys a night writes anew (also in temp table `_fresh`), and the rows files that hold all their rows. */
+interface ListedKeys {
+  readonly listed: ReadonlyArray<string>
+  readonly rows: Readonly<Record<string, string>>
+}
+
+/**
+ * The keys of `spec` whose records may differ from the earlier version's: ingest's listed entities
+ * (mapped to the spec's keys where it is keyed otherwise) and what else the spec compares; created
+ * as `_fresh`. Undefined when the earlier version lacks a file the spec compares with.
+ */
+const listedKeys = async (conn: Connection, spec: RecordSpec, earlierDir: string, changed: ChangedKeys): Promise<ListedKeys | undefined> => {
+  const wanted: string[] = []
+  const earlier = (rel: string) => {
+    wanted.push(path.join(earlierDir, rel))
+    return `read_parquet(${sqlString(path.join(earlierDir, rel))})`
+  }
+  const listed = changedKeysSql(changed)
+  const mapped = spec.keysOfListed?.(listed, earlier)
+  const also = spec.alsoChanged?.(earlier)
+  if (!(await Promise.all(wanted.map((f) => fs.access(f).then(() => true, () => false)))).every(Boolean)) return undefined
+  let rows = mapped === undefined ? changed.rows : {}
+  let keys = mapped === undefined ? `SELECT k FROM ${listed}` : mapped
+  if (also !== undefined) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE _also AS SELECT DISTINCT k::VARCHAR AS k FROM (${also}) WHERE k IS NOT NULL`)
+    // A key changed only through the compared output has its rows in the whole tables, not the rows files.
+    const outside = Number((await conn.runAndReadAll(`SELECT count(*) FROM _also WHERE k NOT IN (SELECT k FROM ${listed})`)).getRows()[0][0])
+    if (outside > 0) rows = {}
+    keys = `${keys} UNION SELECT k FROM _also`
+  }
+  await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS SELECT DISTINCT k::VARCHAR AS k FROM (${keys}) WHERE k IS NOT NULL`)
+  return { listed: ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => String(k)), rows }
+}
+
 /**
  * This version's delta of a record file whose base is linked from the earlier version: the earlier
  * delta's records of keys ingest did not list, the listed keys' records as they are now, and an
  * empty record for each listed key that is gone but which the base holds. Leaves this version's
  * fingerprints in `_fingerprints` (the earlier ones carried, the listed keys' computed).
  */
-const writeDelta = async (conn: Connection, workDir: string, spec: RecordSpec, earlier: EarlierRecords, changed: ChangedKeys, tick: (n: number) => void) => {
-  await conn.run(`CREATE OR REPLACE TEMP TABLE _fresh AS ${changedKeysSql(changed)}`)
-  const listed = ((await conn.runAndReadAll(`SELECT k FROM _fresh`)).getRows() as [unknown][]).map(([k]) => Buffer.from(String(k), "utf8")).sort(Buffer.compare)
+const writeDelta = async (conn: Connection, workDir: string, spec: RecordSpec, earlier: EarlierRecords, keys: ListedKeys, tick: (n: number) => void) => {
+  const listed = keys.listed.map((k) => Buffer.from(k, "utf8")).sort(Buffer.compare)
   const base = decodeIndex(await fs.readFile(earlier.index))
   const counts = { fresh: 0, gone: 0, carried: 0, listed: listed.length }
   const writer = await openRecordWriter(workDir, `${spec.name}.delta`, RecordFileKind.Keyed)
-  counts.carried = await withChangedRows(conn, changed.rows, async () => {
+  counts.carried = await withChangedRows(conn, keys.rows, async () => {
     await conn.run(`CREATE OR REPLACE TEMP TABLE _fingerprints AS ${carriedFingerprintsSql(earlier.fingerprints, "_fresh", fingerprintSql(spec, "_fresh"))}`)
     const fresh = encoded(recordsOf(conn, spec, orderedSql(spec, "_fresh"), tick))
     // Every listed key in key order: its record now, or an empty one where it is gone from the base.

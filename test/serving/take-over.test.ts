@@ -61,7 +61,7 @@ const night = async (dir: string, o: { absent: number; edited?: number }) => {
 }
 
 /** Tables whose change lists the test writes, the way ingest's merge by entity does. */
-const listedTables = ["applications", "claims", "citations", "cpc_assignments", "description_paragraphs", "continuity"]
+const listedTables = ["applications", "publications", "claims", "citations", "cpc_assignments", "description_paragraphs", "continuity"]
 
 /**
  * Ingest's change lists for `dir` against `since`: every key of the tenths that differ between the
@@ -236,12 +236,15 @@ describe("serving records of a nightly build", () => {
     const [takenOver, written] = claims!.match(/\d+/g)!.map(Number)
     expect(takenOver).toBeGreaterThan(written * 2)
     expect(written).toBeGreaterThan(0)
-    // A record file without change lists (applications read vector keys) is still compared by fingerprints.
-    expect(listedNotes.find((n) => n.startsWith("serving/applications:"))).toMatch(/earlier ones replaced or removed/)
+    // Applications (which also read vector keys) and publications (keyed by publication number) take the lists too.
+    expect(listedNotes.find((n) => n.startsWith("serving/applications:"))).toMatch(/keys listed as changed by ingest/)
+    expect(listedNotes.find((n) => n.startsWith("serving/publications:"))).toMatch(/keys listed as changed by ingest/)
+    // A record file without change lists (examiners: the prosecution stage's output) is still compared by fingerprints.
+    expect(listedNotes.find((n) => n.startsWith("serving/examiners:"))).toMatch(/earlier ones replaced or removed/)
   })
 
   it("links a record file none of whose keys changed, and a changed list against another version is not trusted", async () => {
-    for (const name of ["claims", "citations", "cpc", "paragraphs", "parents"]) {
+    for (const name of ["publications", "claims", "citations", "cpc", "paragraphs", "parents"]) {
       expect(unchangedNotes.find((n) => n.startsWith(`serving/${name}:`))).toMatch(/unchanged since the earlier version .* records linked/)
       for (const f of [`${name}.bin`, `${name}.idx`, `.fingerprints/${name}.parquet`]) {
         const [a, b] = await Promise.all([fs.stat(path.join(earlier, SERVING_DIR, f)), fs.stat(path.join(unchanged, SERVING_DIR, f))])
@@ -254,7 +257,7 @@ describe("serving records of a nightly build", () => {
   })
 
   it("writes a delta beside the earlier base file, which answers every key as a full write does", async () => {
-    for (const name of ["claims", "citations", "cpc", "paragraphs", "parents"]) {
+    for (const name of ["applications", "publications", "claims", "citations", "cpc", "paragraphs", "parents"]) {
       expect(deltaNotes.find((n) => n.startsWith(`serving/${name}:`))).toMatch(/the base file linked and a delta of \d+ keys written/)
       const files = recordFileNames(name)
       for (const f of [files.data, files.index]) expect((await fs.stat(path.join(delta, f))).ino, f).toBe((await fs.stat(path.join(earlier, f))).ino)
