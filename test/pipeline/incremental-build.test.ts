@@ -11,12 +11,16 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { answersEqual, storedDocuments } from "../support/serving-answers.ts"
 import { sha256OfFile } from "../../core/artifacts/files.ts"
 import type { StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { embedStage } from "../../pipeline/embed/stage.ts"
 import { encoderStage } from "../../pipeline/encoder/stage.ts"
+import { documentsStage } from "../../pipeline/documents/stage.ts"
 import { guidanceStage } from "../../pipeline/guidance/stage.ts"
+import { prosecutionStage } from "../../pipeline/prosecution/stage.ts"
+import { servingStage } from "../../pipeline/serving/stage.ts"
 import { ingestStage } from "../../pipeline/ingest/stage.ts"
 import { lexicalStage } from "../../pipeline/lexical/stage.ts"
 import { mapStage } from "../../pipeline/map/stage.ts"
@@ -49,9 +53,11 @@ const copyInto = async (corpus: string, rel: string, from = rel) => {
   await fs.copyFile(path.join(sample, from), path.join(corpus, rel))
 }
 
-const build = (corpus: string, root: string, settings: Record<string, string> = {}) =>
+const stagesOf = { search: [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, guidanceStage], served: [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, documentsStage, prosecutionStage, servingStage, guidanceStage] }
+
+const build = (corpus: string, root: string, settings: Record<string, string> = {}, stages: keyof typeof stagesOf = "search") =>
   Effect.runPromise(
-    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: [ingestStage, encoderStage, embedStage, mapStage, lexicalStage, guidanceStage], progress: silentProgress }).pipe(
+    runPipeline({ corpus, artifactsRoot: path.join(tmp, root), stages: stagesOf[stages], progress: silentProgress }).pipe(
       Effect.provide(CorpusStore.Default),
       Effect.withConfigProvider(
         ConfigProvider.fromJson({ ENCODER: "lsa", INGEST_WORKERS: "1", MAP_SAMPLE: "60", ...settings }).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
@@ -88,13 +94,14 @@ describe("a nightly build under the pinned encoder", () => {
   beforeAll(async () => {
     corpus = path.join(tmp, "corpus")
     for (const rel of FIRST_NIGHT) await copyInto(corpus, rel)
-    first = await build(corpus, "nightly")
+    first = await build(corpus, "nightly", {}, "served")
     await copyInto(corpus, ADDED)
     await copyInto(corpus, CHANGED, CHANGED_TO)
     // The drift limit is raised: this corpus grows by far more than a tenth in one night.
     // So is the index's extension limit, for the same reason: the graph of the first night is extended.
     // And the merge by entity's: its change lists are what the later stages of a real night read.
-    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5" })
+    // And the serving deltas': the night's record files and stored documents are deltas beside the first night's.
+    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5", SERVING_DELTA_LIMIT: "5" }, "served")
   }, 300_000)
 
   it("keeps the encoder and the map frame, and encodes only new and changed applications", async () => {
@@ -135,7 +142,7 @@ describe("a nightly build under the pinned encoder", () => {
   })
 
   it("equals a from-scratch build of the same corpus with the same pinned encoder", async () => {
-    const scratch = await build(corpus, "scratch", { ENCODER_PIN: first.versionDir })
+    const scratch = await build(corpus, "scratch", { ENCODER_PIN: first.versionDir }, "served")
     expect(notes(scratch.manifest, "embed")).toMatch(/^\d+ vectors encoded/)
     // Lexical postings from counts taken over equal those of tokenising every text.
     expect(notes(next.manifest, "lexical")).toMatch(/^[1-9]\d* documents' term counts taken over from the earlier version \(same tokeniser, same text\); [1-9]\d* tokenised/)
@@ -153,6 +160,12 @@ describe("a nightly build under the pinned encoder", () => {
     expect(await vectors(scratch.versionDir)).toEqual(await vectors(next.versionDir))
     const coords = (dir: string) => rowsOf(path.join(dir, "map", "coordinates.parquet"), "key, app_num, x, y, z, fitted")
     expect(await coords(scratch.versionDir)).toEqual(await coords(next.versionDir))
+    // The night's record files and stored documents are deltas beside the first night's files, and answer as the full write does.
+    expect(notes(next.manifest, "serving")).toMatch(/serving\/claims: \d+ records, the base file linked and a delta of [1-9]\d* keys written/)
+    expect(notes(next.manifest, "serving")).toMatch(/serving\/applications: \d+ records, the base file linked/)
+    expect(notes(next.manifest, "documents")).toMatch(/stored.bin linked from the earlier version/)
+    await answersEqual(next.versionDir, scratch.versionDir, [first.versionDir])
+    expect(await storedDocuments(next.versionDir)).toEqual(await storedDocuments(scratch.versionDir))
   }, 300_000)
 
   it("trains a new encoder under RETRAIN=1, and when the corpus drifted past ENCODER_DRIFT", async () => {
