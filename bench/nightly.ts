@@ -16,6 +16,11 @@
  * --resume: a full build that was interrupted (its corpus split and its work folder are still under
  * the root) is finished, taking over what it had done, before the night is built: the night's
  * figures are whole, the full build's are not (the results say `fullResumed`).
+ *
+ * --again: the root already holds a full build and its night (an earlier run, of other code): the
+ * last week is taken out of the corpus again and the full build made again by this checkout's code
+ * (stages whose code did not change are reused, ingest reads no object again), then the night. The
+ * night's figures are whole; the full build's are not (`fullRebuilt`).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -28,7 +33,8 @@ const { values } = parseArgs({
     n: { type: "string", default: "1000000" },
     root: { type: "string", default: ".tmp/bench-nightly" },
     "no-write": { type: "boolean", default: false },
-    resume: { type: "boolean", default: false }
+    resume: { type: "boolean", default: false },
+    again: { type: "boolean", default: false }
   }
 })
 const N = Number(values.n)
@@ -97,8 +103,12 @@ if (!fs.existsSync(path.join(corpus, "uspto"))) {
 }
 const lastWeek = [`uspto/applications/${latest(path.join(corpus, "uspto", "applications"))}`, `uspto/grants/${latest(path.join(corpus, "uspto", "grants"))}`]
 const resumed = values.resume && fs.existsSync(nightly) && !fs.existsSync(path.join(artifacts, "current"))
+const rebuilt = values.again && fs.existsSync(path.join(artifacts, "current"))
 if (resumed) log(`resuming the interrupted full build under ${artifacts}: its figures are not a whole build's`)
-else {
+else if (rebuilt) {
+  for (const rel of lastWeek) fs.rmSync(path.join(nightly, rel), { force: true })
+  log(`building the full corpus again with this code under ${artifacts}: its figures are not a whole build's`)
+} else {
   fs.rmSync(nightly, { recursive: true, force: true })
   fs.rmSync(artifacts, { recursive: true, force: true })
   fs.mkdirSync(nightly, { recursive: true })
@@ -136,7 +146,7 @@ if (!values["no-write"]) {
     at: new Date().toISOString(),
     applications: N,
     heldBack: lastWeek,
-    full: { seconds: full.seconds, peakMb: full.peakMb, stages: fullStages, version: path.basename(fullDir), ...(resumed ? { fullResumed: true } : {}) },
+    full: { seconds: full.seconds, peakMb: full.peakMb, stages: fullStages, version: path.basename(fullDir), ...(resumed ? { fullResumed: true } : {}), ...(rebuilt ? { fullRebuilt: true } : {}) },
     nightly: { seconds: next.seconds, peakMb: next.peakMb, stages: nextStages, version: path.basename(nextDir), notes },
     nightlyShareOfFull: next.seconds / full.seconds,
     loadAverage: (await import("node:os")).loadavg()[0]

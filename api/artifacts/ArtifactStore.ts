@@ -16,7 +16,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Effect, Fiber, Option, Pool } from "effect"
-import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { createTableViews } from "../../core/artifacts/table-delta.ts"
 import { decodeManifest, type Manifest } from "../../core/artifacts/manifest.ts"
 import { RecordFile } from "../../core/serving/reader.ts"
 import { SERVING_DIR } from "../../core/serving/records.ts"
@@ -32,7 +32,6 @@ export interface ServedVersion {
   readonly records: ReadonlyMap<string, RecordFile>
 }
 
-const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
 
 /**
  * Connections per served version. DuckDB parallelises one query over its own threads; more
@@ -52,14 +51,12 @@ const openVersion = async (artifactsDir: string): Promise<ServedVersion> => {
   const manifest = await Effect.runPromise(decodeManifest(JSON.parse(await fs.readFile(path.join(versionDir, "manifest.json"), "utf8"))))
   // Every Parquet file of the version is a view named by its file name: tables/applications.parquet
   // → applications, prosecution/examiner_statistics.parquet → examiner_statistics, …
-  const files = await parquetFilesOf(versionDir)
+  // (a table a night changed by entity reads its base and delta together: core/artifacts/table-delta.ts)
   const instance = await DuckDBInstance.create(":memory:", { memory_limit: duckdbMemoryLimit() })
   const connection = await instance.connect()
+  let files: ReadonlyArray<string> = []
   try {
-    for (const file of files) {
-      const table = path.basename(file, ".parquet")
-      await connection.run(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM read_parquet(${sqlString(path.join(versionDir, file))})`)
-    }
+    files = await createTableViews(connection, versionDir)
   } finally {
     connection.closeSync()
   }

@@ -10,7 +10,7 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { parquetFilesOf, sqlString } from "./files.ts"
+import { createTableViews } from "./table-delta.ts"
 
 export const writeCatalog = async (versionDir: string) => {
   const file = path.join(versionDir, "catalog.duckdb")
@@ -19,12 +19,8 @@ export const writeCatalog = async (versionDir: string) => {
   const db = await DuckDBInstance.create(file)
   const conn = await db.connect()
   try {
-    for (const rel of await parquetFilesOf(versionDir)) {
-      const view = path.basename(rel, ".parquet").replace(/[^a-z0-9_]/gi, "_")
-      await conn.run(
-        `CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${sqlString(path.join(versionDir, rel))})`
-      )
-    }
+    // A table a night changed by entity reads its base and delta together (table-delta.ts).
+    await createTableViews(conn, versionDir, { name: (rel) => path.basename(rel, ".parquet").replace(/[^a-z0-9_]/gi, "_"), replace: true })
     await conn.run("CHECKPOINT")
   } finally {
     conn.closeSync()

@@ -28,6 +28,7 @@ import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duc
 import { stopwatch } from "../stages/stopwatch.ts"
 import type { OutputHandle } from "../stages/outputs.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
+import { tableRelation } from "../../core/artifacts/table-delta.ts"
 import { sqlString } from "../stages/tables.ts"
 import { confirmVoids, NEIGHBOURS, vectorCheckMargin } from "./confirm.ts"
 import { type BorderingArt, describeVoid, SUMMARY_SOURCE } from "./describe.ts"
@@ -64,7 +65,7 @@ const openViews = async (outputs: Outputs, spillDir: string) => {
     cpc_scheme: ingestTable("cpc_scheme")
   }
   for (const [name, handle] of Object.entries(views)) {
-    await conn.run(`CREATE VIEW ${name} AS SELECT * FROM read_parquet(${sqlString(outputs(handle))})`)
+    await conn.run(`CREATE VIEW ${name} AS SELECT * FROM ${await tableRelation(conn, outputs(handle))}`)
   }
   return { db, conn }
 }

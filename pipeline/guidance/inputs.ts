@@ -4,6 +4,7 @@
  * every output and the endpoints answer 404 for ids it lacks instead of failing.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
+import { deltaPartsOf } from "../../core/artifacts/table-delta.ts"
 import { ensureTables } from "../stages/tables.ts"
 
 const inputTables: Readonly<Record<string, string>> = {
@@ -14,8 +15,13 @@ const inputTables: Readonly<Record<string, string>> = {
   design_codes: "code VARCHAR, level VARCHAR, parent VARCHAR, description VARCHAR, guidelines VARCHAR, excludes VARCHAR"
 }
 
-/** The ingest outputs behind those tables: the only ones in the stage's input hash. */
-export const readsGuidanceInput = (rel: string) => Object.keys(inputTables).some((t) => rel === `tables/${t}.parquet` || rel.startsWith(`tables/${t}/`))
+/** The ingest outputs behind those tables (a night's delta files of them too): the only ones in the stage's input hash. */
+export const readsGuidanceInput = (rel: string) =>
+  Object.keys(inputTables).some((t) => {
+    const base = `tables/${t}.parquet`
+    const parts = deltaPartsOf(base)
+    return rel === base || rel === parts.delta || rel === parts.replaced || rel.startsWith(`tables/${t}/`)
+  })
 
 /** Creates an empty stand-in for every input table missing from the connection. Returns their names. */
 export const ensureGuidanceTables = (conn: DuckDBConnection): Promise<string[]> => ensureTables(conn, inputTables)

@@ -14,6 +14,7 @@ import { Config } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
+import { deltaPartsOf, tableRelation } from "../../core/artifacts/table-delta.ts"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import { clearChanges, writeChangedKeys, writeChangedRows, writeChangeListing } from "./changes.ts"
@@ -81,6 +82,19 @@ export const entityMergeLimit = Config.number("ENTITY_MERGE_LIMIT").pipe(
   Config.withDefault(ENTITY_MERGE_LIMIT)
 )
 
+/**
+ * A table merged by entity gets a delta beside the earlier base (core/artifacts/table-delta.ts)
+ * while the delta's rows stay within this share of the base's: a year of weekly nights at the
+ * national scale before one night writes the table whole again.
+ */
+export const TABLE_DELTA_LIMIT = 0.25
+
+/** TABLE_DELTA_LIMIT, or the share an operator (or a test) sets; 0 writes every table whole. */
+export const tableDeltaLimit = Config.number("TABLE_DELTA_LIMIT").pipe(
+  Config.validate({ message: "TABLE_DELTA_LIMIT must be a share of a table's rows, 0 or more", validation: (x) => Number.isFinite(x) && x >= 0 }),
+  Config.withDefault(TABLE_DELTA_LIMIT)
+)
+
 /** Order-independent hash of rows (equal tables → equal hash, whatever the row order) and their count. */
 const hashAndCount = async (conn: DuckDBConnection, relation: string) => {
   const r = await conn.runAndReadAll(`SELECT coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR, count(*) FROM ${relation} t`)
@@ -123,7 +137,7 @@ const affectedEntities = async (conn: DuckDBConnection, t: PublishedTable, chang
  * SELECT runs with its raw table narrowed to their rows (a schema of the same name first on the
  * search path), so the one definition serves both merges. Other raw tables it reads stay whole.
  */
-const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: PublishedTable, out: string, earlierFile: string, earlier: { readonly rows: number; readonly hash: string }) => {
+const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: PublishedTable, out: string, earlier: UsableEarlier, deltaLimit: number) => {
   const e = t.entity
   await conn.run(`CREATE SCHEMA _entities`)
   try {
@@ -134,27 +148,65 @@ const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: Publish
     await conn.run(`SET search_path = 'main'`)
     await conn.run(`DROP SCHEMA _entities CASCADE`)
   }
-  const before = `read_parquet(${sqlString(earlierFile)})`
+  // The earlier table as it reads: its base, less what its delta replaced, plus the delta.
+  const before = await tableRelation(conn, earlier.file)
   const removed = await hashAndCount(conn, `(SELECT * FROM ${before} WHERE ${e.column} IN (SELECT k FROM _affected))`)
   const fresh = await hashAndCount(conn, "_fresh")
   // The entities' rows as merged now, beside their keys: later stages read these instead of the whole table.
   const rowsFile = await writeChangedRows(conn, workDir, t.name, "_fresh")
+  const written = await writeDeltaOrWhole(conn, t, out, earlier, before, deltaLimit)
+  await conn.run(`DROP TABLE _fresh`)
+  // The hash is a sum over rows: the earlier sum, less the rows taken out, plus those merged again.
+  const hash = (BigInt(earlier.hash) - BigInt(removed.hash) + BigInt(fresh.hash)).toString()
+  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows, rowsFile, ...written }
+}
+
+/**
+ * Writes the table by entity (`_affected`, `_fresh` made): as a delta beside the earlier base
+ * (core/artifacts/table-delta.ts: the earlier delta's rows of entities not merged again, plus the
+ * fresh rows; the replaced keys of both nights) while the delta's rows stay within `deltaLimit` of
+ * the base's, else whole, in key order, from the earlier table as it reads. Returns the delta's
+ * files (version-relative) when it wrote one.
+ */
+const writeDeltaOrWhole = async (conn: DuckDBConnection, t: PublishedTable, out: string, earlier: UsableEarlier, before: string, deltaLimit: number) => {
+  const e = t.entity
+  const parts = deltaPartsOf(out)
+  const earlierParts = earlier.delta ? deltaPartsOf(earlier.file) : undefined
+  const carried = earlierParts ? `SELECT * FROM read_parquet(${sqlString(earlierParts.delta)}) WHERE ${e.column} NOT IN (SELECT k FROM _affected) UNION ALL BY NAME ` : ""
+  const deltaRows = earlierParts
+    ? Number((await conn.runAndReadAll(`SELECT (SELECT count(*) FROM (${carried}SELECT * FROM _fresh)) `)).getRows()[0][0])
+    : Number((await conn.runAndReadAll(`SELECT count(*) FROM _fresh`)).getRows()[0][0])
+  const baseRows = Number((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(earlier.file)})`)).getRows()[0][0])
+  if (deltaLimit > 0 && deltaRows <= deltaLimit * baseRows) {
+    await linkFile(earlier.file, out)
+    await conn.run(`COPY (${carried}SELECT * FROM _fresh ORDER BY ${t.orderBy}) TO ${sqlString(parts.delta)} (FORMAT parquet, COMPRESSION zstd)`)
+    const replaced = earlierParts ? `SELECT ${e.column} AS k FROM read_parquet(${sqlString(earlierParts.replaced)}) UNION ` : ""
+    await conn.run(`COPY (SELECT k AS ${e.column} FROM (${replaced}SELECT k FROM _affected) WHERE k IS NOT NULL ORDER BY k) TO ${sqlString(parts.replaced)} (FORMAT parquet, COMPRESSION zstd)`)
+    return { delta: { rows: deltaRows, files: [parts.delta, parts.replaced] } }
+  }
   await conn.run(
     `COPY (SELECT * FROM ${before} WHERE ${e.column} NOT IN (SELECT k FROM _affected) UNION ALL BY NAME SELECT * FROM _fresh ORDER BY ${t.orderBy}) ` +
       `TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`
   )
-  await conn.run(`DROP TABLE _fresh`)
-  // The hash is a sum over rows: the earlier sum, less the rows taken out, plus those merged again.
-  const hash = (BigInt(earlier.hash) - BigInt(removed.hash) + BigInt(fresh.hash)).toString()
-  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows, rowsFile }
+  return {}
 }
+
+type UsableEarlier = NonNullable<Awaited<ReturnType<typeof usableEarlier>>>
 
 /** An earlier table this merge may start from: listed with its rows and hash (a sum, see hashAndCount), and still there at its recorded size. */
 const usableEarlier = async (earlier: EarlierMerge, rel: string) => {
   const record = earlier.tables.get(rel)
   if (!record || record.rows === undefined || record.contentHash === undefined || !/^-?\d+$/.test(record.contentHash)) return undefined
   const file = path.join(earlier.dir, rel)
-  return (await hasRecordedSize(file, record.bytes)) ? { file, record, rows: record.rows, hash: record.contentHash } : undefined
+  if (!(await hasRecordedSize(file, record.bytes))) return undefined
+  // Its delta files (table-delta.ts), when it has them: both recorded there and intact, or the table cannot be read.
+  const parts = Object.values(deltaPartsOf(rel)).map((p) => earlier.tables.get(p))
+  if (parts.some((p) => p !== undefined)) {
+    if (parts.some((p) => p === undefined)) return undefined
+    for (const p of parts) if (!(await hasRecordedSize(path.join(earlier.dir, p!.path), p!.bytes))) return undefined
+  }
+  const delta = parts.every((p) => p !== undefined) ? (parts as StageOutput[]) : undefined
+  return { file, record, rows: record.rows, hash: record.contentHash, delta }
 }
 
 /**
@@ -182,8 +234,11 @@ export const mergePartitions = async (
     readonly earlier?: EarlierMerge
     /** ENTITY_MERGE_LIMIT unless given (tests of a few rows merge by entity at any share). */
     readonly entityMergeLimit?: number
+    /** TABLE_DELTA_LIMIT unless given (0: every table merged by entity is written whole). */
+    readonly tableDeltaLimit?: number
   } = {}
 ): Promise<MergedTables> => {
+  const tableDeltaLimit = options.tableDeltaLimit ?? TABLE_DELTA_LIMIT
   const stagingDir = path.join(workDir, ".staging")
   await fs.rm(stagingDir, { recursive: true, force: true })
   await fs.mkdir(stagingDir, { recursive: true })
@@ -232,7 +287,7 @@ export const mergePartitions = async (
     const contentHashes: Record<string, string> = {}
     const linked: Record<string, StageOutput> = {}
     const outputs: string[] = []
-    const how = { linked: 0, byEntity: 0, whole: 0 }
+    const how = { linked: 0, byEntity: 0, delta: 0, whole: 0 }
     // What changed since the earlier version, for the stages after ingest (changes.ts).
     const changes = { unchanged: [] as string[], byEntity: [] as string[] }
     for (const t of publishedTables) {
@@ -245,6 +300,11 @@ export const mergePartitions = async (
       if (from && affected === 0) {
         await linkFile(from.file, out)
         linked[rel] = from.record
+        for (const part of from.delta ?? []) {
+          await linkFile(path.join(earlier!.dir, part.path), path.join(workDir, part.path))
+          linked[part.path] = part
+          outputs.push(part.path)
+        }
         rowCounts[t.name] = from.rows
         contentHashes[rel] = from.hash
         how.linked++
@@ -253,12 +313,19 @@ export const mergePartitions = async (
       } else if (from) {
         outputs.push(await writeChangedKeys(conn, workDir, t.name, "_affected"))
         changes.byEntity.push(t.name)
-        const r = await mergeEntities(conn, workDir, t, out, from.file, from)
+        const r = await mergeEntities(conn, workDir, t, out, from, tableDeltaLimit)
         outputs.push(r.rowsFile)
         rowCounts[t.name] = r.rows
         contentHashes[rel] = r.hash
         how.byEntity++
-        log(`${t.name}: ${affected.toLocaleString("en-US")} changed entities merged again (${r.removed.toLocaleString("en-US")} rows out, ${r.fresh.toLocaleString("en-US")} in), ${r.rows.toLocaleString("en-US")} rows written in ${took()}`)
+        if (r.delta) {
+          // The base is the earlier one, linked; the delta beside it is this night's.
+          linked[rel] = from.record
+          outputs.push(...r.delta.files.map((f) => path.relative(workDir, f)))
+          how.delta++
+        }
+        const wrote = r.delta ? `a delta of ${r.delta.rows.toLocaleString("en-US")} rows written beside the earlier base` : `${r.rows.toLocaleString("en-US")} rows written`
+        log(`${t.name}: ${affected.toLocaleString("en-US")} changed entities merged again (${r.removed.toLocaleString("en-US")} rows out, ${r.fresh.toLocaleString("en-US")} in), ${wrote} in ${took()}`)
       } else {
         const r = await mergeWhole(conn, t, out)
         rowCounts[t.name] = r.rows
@@ -270,7 +337,7 @@ export const mergePartitions = async (
     outputs.push(await writeChangeListing(workDir, { since: byEntity ? path.basename(earlier.dir) : null, ...changes }))
     const note = earlier
       ? byEntity
-        ? `merge: ${how.linked} tables unchanged (linked), ${how.byEntity} merged again for the changed entities only, ${how.whole} merged whole`
+        ? `merge: ${how.linked} tables unchanged (linked), ${how.byEntity} merged again for the changed entities only (${how.delta} of them as a delta beside the earlier base), ${how.whole} merged whole`
         : `merge: every table merged whole (${changedRows.toLocaleString("en-US")} raw rows changed, over ${limit * 100}% of ${rawRowsOf(objects).toLocaleString("en-US")})`
       : `merge: every table merged whole`
     return { outputs, rowCounts, contentHashes, linked, note }

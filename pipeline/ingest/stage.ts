@@ -21,7 +21,7 @@ import { hasRecordedSize, linkFile } from "../../core/artifacts/files.ts"
 import { isPageImagePath } from "../../core/artifacts/page-images.ts"
 import type { CorpusObject } from "../corpus/CorpusStore.ts"
 import { SkipTally, type Stage, type StageContext, StageError, type StageResult } from "../stages/Stage.ts"
-import { type EarlierMerge, entityMergeLimit, mergePartitions, type PartitionRows } from "./merge.ts"
+import { type EarlierMerge, entityMergeLimit, mergePartitions, tableDeltaLimit, type PartitionRows } from "./merge.ts"
 import {
   type ObjectPartition,
   parseObject,
@@ -226,8 +226,9 @@ export const runIngest = (ctx: StageContext, options: { readonly readerVersion?:
     const earlier = yield* earlierMerge(ctx, planned, partitions)
     ctx.progress.info(`merging ${planned.length} partitions${Option.isSome(earlier) ? `, from ${path.basename(ctx.previous!.dir)}'s tables where only some entities changed` : ""}`)
     const limit = yield* entityMergeLimit
+    const deltaLimit = yield* tableDeltaLimit
     const merged = yield* Effect.tryPromise(() =>
-      mergePartitions(ctx.workDir, mergeInputs, { log: (line) => ctx.progress.info(line), earlier: Option.getOrUndefined(earlier), entityMergeLimit: limit })
+      mergePartitions(ctx.workDir, mergeInputs, { log: (line) => ctx.progress.info(line), earlier: Option.getOrUndefined(earlier), entityMergeLimit: limit, tableDeltaLimit: deltaLimit })
     )
     const notes = [`${toRead.length} corpus objects read, ${reused} reused from the previous version, ${resumed} from an interrupted run`, merged.note]
     return {

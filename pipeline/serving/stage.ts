@@ -13,7 +13,8 @@ import type { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { linkFile, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { linkFile } from "../../core/artifacts/files.ts"
+import { createTableViews, tableRelation } from "../../core/artifacts/table-delta.ts"
 import { countWithDelta, decodeIndex, deltaFileNames, findKey, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
 import { type ChangedKeys, changedKeysSql, changedSince, ingestChanges, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
@@ -24,7 +25,6 @@ import { openRecordWriter } from "./write-records.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
 
-const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`
 
 /** DuckDB hands BIGINT as bigint, which JSON cannot hold; counts and keys fit a double. */
 const plain = (v: unknown): unknown => (typeof v === "bigint" ? Number(v) : v)
@@ -181,15 +181,20 @@ interface ListedKeys {
  * as `_fresh`. Undefined when the earlier version lacks a file the spec compares with.
  */
 const listedKeys = async (conn: Connection, spec: RecordSpec, earlierDir: string, changed: ChangedKeys): Promise<ListedKeys | undefined> => {
-  const wanted: string[] = []
+  // The earlier files the spec compares with, each a view (a table there may have a delta).
+  const wanted = new Map<string, string>()
   const earlier = (rel: string) => {
-    wanted.push(path.join(earlierDir, rel))
-    return `read_parquet(${sqlString(path.join(earlierDir, rel))})`
+    if (!wanted.has(rel)) wanted.set(rel, `_earlier_${wanted.size}`)
+    return wanted.get(rel)!
   }
   const listed = changedKeysSql(changed)
   const mapped = spec.keysOfListed?.(listed, earlier)
   const also = spec.alsoChanged?.(earlier)
-  if (!(await Promise.all(wanted.map((f) => fs.access(f).then(() => true, () => false)))).every(Boolean)) return undefined
+  for (const [rel, view] of wanted) {
+    const file = path.join(earlierDir, rel)
+    if (!(await fs.access(file).then(() => true, () => false))) return undefined
+    await conn.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM ${await tableRelation(conn, file)}`)
+  }
   let rows = mapped === undefined ? changed.rows : {}
   let keys = mapped === undefined ? `SELECT k FROM ${listed}` : mapped
   if (also !== undefined) {
@@ -270,12 +275,8 @@ export const writeServingRecords = async (
   const rowCounts: Record<string, number> = {}
   const notes: string[] = []
   try {
-    const tables = new Set<string>()
-    for (const file of await parquetFilesOf(workDir)) {
-      const table = path.basename(file, ".parquet")
-      tables.add(table)
-      await conn.run(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM read_parquet(${sqlString(path.join(workDir, file))})`)
-    }
+    // Every Parquet file a view by its name, a table a night changed by entity with its delta (core/artifacts/table-delta.ts).
+    const tables = new Set((await createTableViews(conn, workDir)).map((file) => path.basename(file, ".parquet")))
     for (const spec of recordSpecs) {
       const missing = spec.tables.filter((t) => !tables.has(t))
       if (missing.length) {

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { sqlString } from "../../core/artifacts/files.ts"
+import { createTableViews } from "../../core/artifacts/table-delta.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "./duckdb.ts"
 
 /**
@@ -20,10 +21,8 @@ export const withTables = async <A>(workDir: string, f: (conn: DuckDBConnection)
   const db = await openStageDatabase({ spillDir, memoryLimit: options.memoryLimit })
   const conn = await db.connect()
   try {
-    const dir = path.join(workDir, "tables")
-    for (const name of (await fs.readdir(dir).catch(() => [])).filter((n) => n.endsWith(".parquet"))) {
-      await conn.run(`CREATE VIEW ${path.basename(name, ".parquet")} AS SELECT * FROM read_parquet(${sqlString(path.join(dir, name))})`)
-    }
+    // The tables/ folder's tables, each with its delta where a night wrote one (core/artifacts/table-delta.ts).
+    await createTableViews(conn, workDir, { name: (rel) => (path.dirname(rel) === "tables" ? path.basename(rel, ".parquet") : undefined) })
     return await f(conn)
   } finally {
     conn.closeSync()

@@ -17,6 +17,7 @@ import type { ReaderTableName } from "../../core/artifacts/tables.ts"
 import { type MergedTables, mergePartitions, type MergeInput } from "../../pipeline/ingest/merge.ts"
 import { PartitionWriter } from "../../pipeline/ingest/partition.ts"
 import { publishedTables } from "../../pipeline/ingest/published-tables.ts"
+import { tableRelation } from "../../core/artifacts/table-delta.ts"
 
 type Row = Record<string, unknown>
 type ObjectRows = ReadonlyArray<readonly [ReaderTableName, Row]>
@@ -101,8 +102,25 @@ const tableRows = async (version: string) => {
   return out
 }
 
+/** Every table's rows as it reads (base and delta together), sorted: a table with a delta is in another order. */
+const sortedTableRows = async (version: string) => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  const out: Record<string, unknown> = {}
+  for (const t of publishedTables) {
+    out[t.name] = (await conn.runAndReadAll(`SELECT * FROM ${await tableRelation(conn, path.join(version, "tables", `${t.name}.parquet`))} ORDER BY ALL`)).getRowObjectsJson()
+  }
+  conn.closeSync()
+  db.closeSync()
+  return out
+}
+
 let whole: MergedTables
 let byEntity: MergedTables
+/** Tonight as deltas beside last night's tables, then a night that goes back to last night's corpus on top of them. */
+let byDelta: MergedTables
+let back: MergedTables
+let earlier: MergedTables
 
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "merge-by-entity-"))
@@ -110,13 +128,25 @@ beforeAll(async () => {
   const at = (file: string, doc: number) => ({ ...parts.get(file)!, doc })
   // Last night: the application file and the grant file that is gone tonight.
   const lastNight = path.join(tmp, "last-night")
-  const earlier = await mergePartitions(lastNight, [at(A[0], 0), at(GONE[0], 1)])
+  earlier = await mergePartitions(lastNight, [at(A[0], 0), at(GONE[0], 1)])
   // Tonight, both ways: tonight's grant file sorts between the two, so the gone file's place moves.
   const tonight = [at(A[0], 0), at(TONIGHT[0], 1)]
   whole = await mergePartitions(path.join(tmp, "whole"), tonight)
   byEntity = await mergePartitions(path.join(tmp, "by-entity"), tonight, {
     earlier: { dir: lastNight, tables: await records(lastNight, earlier), added: [parts.get(TONIGHT[0])!], gone: [parts.get(GONE[0])!] },
-    entityMergeLimit: 1
+    entityMergeLimit: 1,
+    tableDeltaLimit: 0
+  })
+  const deltas = path.join(tmp, "by-delta")
+  byDelta = await mergePartitions(deltas, tonight, {
+    earlier: { dir: lastNight, tables: await records(lastNight, earlier), added: [parts.get(TONIGHT[0])!], gone: [parts.get(GONE[0])!] },
+    entityMergeLimit: 1,
+    tableDeltaLimit: 100
+  })
+  back = await mergePartitions(path.join(tmp, "back"), [at(A[0], 0), at(GONE[0], 1)], {
+    earlier: { dir: deltas, tables: await records(deltas, byDelta), added: [parts.get(GONE[0])!], gone: [parts.get(TONIGHT[0])!] },
+    entityMergeLimit: 1,
+    tableDeltaLimit: 100
   })
 }, 60_000)
 
@@ -124,7 +154,7 @@ afterAll(() => fs.rm(tmp, { recursive: true, force: true }))
 
 describe("merge by entity", () => {
   it("merges only the changed entities and links the tables nothing touched", () => {
-    expect(byEntity.note).toMatch(/^merge: \d+ tables unchanged \(linked\), \d+ merged again for the changed entities only, 0 merged whole$/)
+    expect(byEntity.note).toMatch(/^merge: \d+ tables unchanged \(linked\), \d+ merged again for the changed entities only \(0 of them as a delta beside the earlier base\), 0 merged whole$/)
     expect(Object.keys(byEntity.linked)).toContain("tables/cpc_scheme.parquet")
     expect(Object.keys(byEntity.linked)).not.toContain("tables/claims.parquet")
   })
@@ -133,6 +163,23 @@ describe("merge by entity", () => {
     expect(byEntity.rowCounts).toEqual(whole.rowCounts)
     expect(byEntity.contentHashes).toEqual(whole.contentHashes)
     expect(await tableRows(path.join(tmp, "by-entity"))).toEqual(await tableRows(path.join(tmp, "whole")))
+  })
+
+  it("as deltas beside the earlier tables, reads as the same rows, counts and hashes, night after night", async () => {
+    expect(byDelta.note).toMatch(/merged again for the changed entities only \([1-9]\d* of them as a delta beside the earlier base\)/)
+    expect(byDelta.outputs).toContain("tables/claims.delta.parquet")
+    expect(byDelta.outputs).toContain("tables/claims.replaced.parquet")
+    // The base is last night's file, linked.
+    const ino = async (dir: string) => (await fs.stat(path.join(tmp, dir, "tables", "claims.parquet"))).ino
+    expect(await ino("by-delta")).toBe(await ino("last-night"))
+    expect(byDelta.rowCounts).toEqual(whole.rowCounts)
+    expect(byDelta.contentHashes).toEqual(whole.contentHashes)
+    expect(await sortedTableRows(path.join(tmp, "by-delta"))).toEqual(await sortedTableRows(path.join(tmp, "whole")))
+    // The night after, from tables with deltas: still last night's base, and last night's tables again.
+    expect(await ino("back")).toBe(await ino("last-night"))
+    expect(back.rowCounts).toEqual(earlier.rowCounts)
+    expect(back.contentHashes).toEqual(earlier.contentHashes)
+    expect(await sortedTableRows(path.join(tmp, "back"))).toEqual(await sortedTableRows(path.join(tmp, "last-night")))
   })
 
   it("follows changes across entities: a new publication, a respelled examiner, a gone application, a better source", async () => {
