@@ -17,7 +17,7 @@ import { encodeStoredDocument, STORED_DELTA_FILE, STORED_DIR, STORED_FILE, STORE
 import { linkFile } from "../../core/artifacts/files.ts"
 import { changedKeysSql, changedSince, ingestChanges, rowsCoverListed, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
-import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords, SERVING_DELTA_LIMIT, servingDeltaLimit } from "../stages/take-over.ts"
+import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords, SERVING_DELTA_LIMIT, servingDeltaLimit, type TakeOverWriter, withLinkedOutputs } from "../stages/take-over.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } from "../stages/duckdb.ts"
 
@@ -106,13 +106,7 @@ const documentListing = (workDir: string, files: { readonly base: string; readon
  * those are, ingest's change lists say (`changesDir`, pipeline/ingest/changes.ts) when they were
  * made against that version; otherwise every application's rows are fingerprinted and compared.
  */
-export const writeStoredDocuments = async (
-  workDir: string,
-  tick: (n: number) => void = () => {},
-  earlierDir?: string,
-  changesDir?: string,
-  deltaLimit = SERVING_DELTA_LIMIT
-): Promise<StageResult & { readonly linked: ReadonlyArray<string> }> => {
+export const writeStoredDocuments: TakeOverWriter = async (workDir, tick = () => {}, earlierDir, changesDir, deltaLimit = SERVING_DELTA_LIMIT) => {
   const dir = path.join(workDir, STORED_DIR)
   await fs.rm(dir, { recursive: true, force: true })
   await fs.mkdir(path.join(dir, path.dirname(path.relative(STORED_DIR, FINGERPRINTS))), { recursive: true })
@@ -243,10 +237,8 @@ export const documentsStage: Stage = {
       stagePromise(async () => {
         // Documents are taken over only from an earlier version whose documents stage ran the same code.
         const earlier = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined
-        const { linked, ...result } = await writeStoredDocuments(ctx.workDir, (n) => ctx.progress.tick(n, "documents stored"), earlier?.dir, ctx.outputOf(ingestChanges), deltaLimit)
         // A linked stored.bin keeps the hash recorded for it there.
-        const recorded = new Map((earlier?.record.outputs ?? []).map((o) => [o.path, o]))
-        return { ...result, linkedOutputs: Object.fromEntries(linked.flatMap((rel) => (recorded.has(rel) ? [[rel, recorded.get(rel)!]] : []))) }
+        return withLinkedOutputs(await writeStoredDocuments(ctx.workDir, (n) => ctx.progress.tick(n, "documents stored"), earlier?.dir, ctx.outputOf(ingestChanges), deltaLimit), earlier?.record)
       })
     )
 }

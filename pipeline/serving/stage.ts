@@ -19,7 +19,7 @@ import { countWithDelta, decodeIndex, deltaFileNames, findKey, RecordFileKind, r
 import { type ChangedKeys, changedKeysSql, changedSince, ingestChanges, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
-import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords, SERVING_DELTA_LIMIT, servingDeltaLimit } from "../stages/take-over.ts"
+import { carriedFingerprintsSql, changedKeys, type EarlierListing, mergeRecords, SERVING_DELTA_LIMIT, servingDeltaLimit, type TakeOverWriter, withLinkedOutputs } from "../stages/take-over.ts"
 import { deltaListing, type EarlierRecords, earlierRecords, fingerprintFile, fingerprintSql, orderedSql, recordFileListing, writeFingerprints } from "./take-over.ts"
 import { openRecordWriter } from "./write-records.ts"
 import { closeStageDatabase, openStageDatabase, spillDirOf } from "../stages/duckdb.ts"
@@ -258,13 +258,7 @@ const writeDelta = async (conn: Connection, workDir: string, spec: RecordSpec, e
  * night writes a delta beside the linked base rather than a whole file (0: always whole).
  * `linked`: the outputs hard-linked from `earlierDir` unchanged.
  */
-export const writeServingRecords = async (
-  workDir: string,
-  tick: (n: number) => void = () => {},
-  earlierDir?: string,
-  changesDir?: string,
-  deltaLimit = SERVING_DELTA_LIMIT
-): Promise<StageResult & { readonly linked: ReadonlyArray<string> }> => {
+export const writeServingRecords: TakeOverWriter = async (workDir, tick = () => {}, earlierDir, changesDir, deltaLimit = SERVING_DELTA_LIMIT) => {
   // A spec skipped for a missing table must not leave an earlier file of that name behind.
   await fs.rm(path.join(workDir, SERVING_DIR), { recursive: true, force: true })
   const spillDir = spillDirOf(workDir, "serving")
@@ -306,9 +300,7 @@ export const servingStage: Stage = {
     Effect.flatMap(servingDeltaLimit, (deltaLimit) => stagePromise(async () => {
       // Records are taken over only from an earlier version whose serving stage ran the same code.
       const earlier = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined
-      const { linked, ...result } = await writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows"), earlier?.dir, ctx.outputOf(ingestChanges), deltaLimit)
-      // Files linked unchanged keep the hashes recorded for them there (the runner reads no gigabytes again).
-      const recorded = new Map((earlier?.record.outputs ?? []).map((o) => [o.path, o]))
-      return { ...result, linkedOutputs: Object.fromEntries(linked.flatMap((rel) => (recorded.has(rel) ? [[rel, recorded.get(rel)!]] : []))) }
+      // Files linked unchanged keep the hashes recorded for them there.
+      return withLinkedOutputs(await writeServingRecords(ctx.workDir, (n) => ctx.progress.tick(n, "serving rows"), earlier?.dir, ctx.outputOf(ingestChanges), deltaLimit), earlier?.record)
     }))
 }

@@ -7,6 +7,8 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { Config } from "effect"
+import type { StageRecord } from "../../core/artifacts/manifest.ts"
+import type { StageResult } from "./Stage.ts"
 import * as fs from "node:fs/promises"
 import { sqlString } from "../../core/artifacts/files.ts"
 
@@ -117,3 +119,23 @@ export const servingDeltaLimit = Config.number("SERVING_DELTA_LIMIT").pipe(
   Config.validate({ message: "SERVING_DELTA_LIMIT must be a share of a record file's bytes, 0 or more", validation: (x) => Number.isFinite(x) && x >= 0 }),
   Config.withDefault(SERVING_DELTA_LIMIT)
 )
+
+/**
+ * A stage that takes records over from the version it replaces (serving record files, stored
+ * documents): writes `workDir`'s files, with `earlierDir`'s at hand and ingest's change lists
+ * (`changesDir`); `deltaLimit` as SERVING_DELTA_LIMIT. `linked`: its outputs hard-linked from
+ * `earlierDir` unchanged.
+ */
+export type TakeOverWriter = (
+  workDir: string,
+  tick?: (n: number) => void,
+  earlierDir?: string,
+  changesDir?: string,
+  deltaLimit?: number
+) => Promise<StageResult & { readonly linked: ReadonlyArray<string> }>
+
+/** The stage's result with its linked outputs' records from the earlier version, whose hashes the runner then takes over instead of reading gigabytes again. */
+export const withLinkedOutputs = ({ linked, ...result }: StageResult & { readonly linked: ReadonlyArray<string> }, earlier: StageRecord | undefined): StageResult => {
+  const recorded = new Map((earlier?.outputs ?? []).map((o) => [o.path, o]))
+  return { ...result, linkedOutputs: Object.fromEntries(linked.flatMap((rel) => (recorded.has(rel) ? [[rel, recorded.get(rel)!]] : []))) }
+}
