@@ -14,7 +14,7 @@ import { Config } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { hasRecordedSize, linkFile, sqlString } from "../../core/artifacts/files.ts"
-import { deltaPartsOf, tableRelation } from "../../core/artifacts/table-delta.ts"
+import { deltaPartsOf, isDeltaPart, tableRelation } from "../../core/artifacts/table-delta.ts"
 import type { StageOutput } from "../../core/artifacts/manifest.ts"
 import { readerTables } from "../../core/artifacts/tables.ts"
 import { clearChanges, writeChangedKeys, writeChangedRows, writeChangeListing } from "./changes.ts"
@@ -244,6 +244,10 @@ export const mergePartitions = async (
   await fs.mkdir(stagingDir, { recursive: true })
   await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
   await clearChanges(workDir)
+  // A delta left by an interrupted run would be read with whatever table this run writes.
+  for (const name of await fs.readdir(path.join(workDir, "tables"))) {
+    if (isDeltaPart(name)) await fs.rm(path.join(workDir, "tables", name), { force: true })
+  }
   const db = await openStageDatabase({
     spillDir: path.join(stagingDir, "merge.spill"),
     memoryLimit: options.memoryLimit ?? MERGE_MEMORY_LIMIT,

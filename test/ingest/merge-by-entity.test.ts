@@ -131,6 +131,9 @@ beforeAll(async () => {
   earlier = await mergePartitions(lastNight, [at(A[0], 0), at(GONE[0], 1)])
   // Tonight, both ways: tonight's grant file sorts between the two, so the gone file's place moves.
   const tonight = [at(A[0], 0), at(TONIGHT[0], 1)]
+  // Delta files an interrupted run left behind must not be read with the tables this run writes.
+  await fs.mkdir(path.join(tmp, "whole", "tables"), { recursive: true })
+  for (const f of ["claims.delta.parquet", "claims.replaced.parquet"]) await fs.writeFile(path.join(tmp, "whole", "tables", f), "left by an interrupted run")
   whole = await mergePartitions(path.join(tmp, "whole"), tonight)
   byEntity = await mergePartitions(path.join(tmp, "by-entity"), tonight, {
     earlier: { dir: lastNight, tables: await records(lastNight, earlier), added: [parts.get(TONIGHT[0])!], gone: [parts.get(GONE[0])!] },
@@ -160,6 +163,7 @@ describe("merge by entity", () => {
   })
 
   it("writes the same rows, counts and content hashes as a whole merge", async () => {
+    await expect(fs.access(path.join(tmp, "whole", "tables", "claims.delta.parquet"))).rejects.toThrow()
     expect(byEntity.rowCounts).toEqual(whole.rowCounts)
     expect(byEntity.contentHashes).toEqual(whole.contentHashes)
     expect(await tableRows(path.join(tmp, "by-entity"))).toEqual(await tableRows(path.join(tmp, "whole")))
