@@ -95,7 +95,10 @@ const writeSpec = async (
   // (A record that also reads a later stage's output may change with nothing listed.)
   if (earlier && changed?.files.length === 0 && !spec.alsoChanged) return linkRecords(workDir, spec, earlier)
   const keys = earlier && changed && earlierDir ? await listedKeys(conn, spec, earlierDir, changed) : undefined
-  if (earlier && keys && deltaLimit > 0) {
+  // A night that changes more keys than a delta may hold (vector keys that moved for most
+  // applications) writes the file whole at once rather than a delta and then the whole file.
+  const deltaFits = earlier && keys && deltaLimit > 0 && keys.listed.length <= deltaLimit * decodeIndex(await fs.readFile(earlier.index)).count
+  if (earlier && keys && deltaFits) {
     const delta = await writeDelta(conn, workDir, spec, earlier, keys, tick)
     const bases = await Promise.all([earlier.data, path.join(workDir, delta.files.data)].map((f) => fs.stat(f).then((s) => s.size)))
     const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")

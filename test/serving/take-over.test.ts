@@ -106,6 +106,10 @@ let secondScratch: string
 let secondNotes: ReadonlyArray<string>
 let compacted: string
 let compactedNotes: ReadonlyArray<string>
+/** A night with few keys listed whose delta, with the earlier one's carried, outgrows its share of the base. */
+let folded: string
+let foldedScratch: string
+let foldedNotes: ReadonlyArray<string>
 let deltaDocumentNotes: ReadonlyArray<string>
 let secondDocumentNotes: ReadonlyArray<string>
 let compactedDocumentNotes: ReadonlyArray<string>
@@ -155,6 +159,13 @@ beforeAll(async () => {
   await changeLists(compacted, delta, [2, 3, 4])
   compactedNotes = (await writeServingRecords(compacted, () => {}, delta, path.join(compacted, CHANGES_DIR), 0.001)).notes ?? []
   compactedDocumentNotes = (await writeStoredDocuments(compacted, () => {}, delta, path.join(compacted, CHANGES_DIR), 0.001)).notes ?? []
+  folded = path.join(root, "folded")
+  foldedScratch = path.join(root, "folded-scratch")
+  await night(folded, { absent: 2, edited: 4 })
+  await night(foldedScratch, { absent: 2, edited: 4 })
+  await writeServingRecords(foldedScratch)
+  await changeLists(folded, delta, [4])
+  foldedNotes = (await writeServingRecords(folded, () => {}, delta, path.join(folded, CHANGES_DIR), 0.15)).notes ?? []
 }, 300_000)
 
 afterAll(async () => {
@@ -239,7 +250,14 @@ describe("serving records of a nightly build", () => {
   })
 
   it("writes the file whole again once the delta outgrows its share of the base, byte for byte a full write", async () => {
-    expect(compactedNotes.find((n) => n.startsWith("serving/claims:"))).toMatch(/written whole, the earlier file and this night's delta of \d+ keys merged/)
+    // More keys listed than a delta may hold: whole at once.
+    expect(compactedNotes.find((n) => n.startsWith("serving/claims:"))).toMatch(/taken over from the earlier version, .* keys listed as changed by ingest/)
+    // Few keys listed, but with the earlier delta's records carried the delta outgrows its share: the base and delta merged.
+    expect(foldedNotes.find((n) => n.startsWith("serving/claims:"))).toMatch(/written whole, the earlier file and this night's delta of \d+ keys merged/)
+    for (const f of await servingFiles(foldedScratch)) {
+      const [a, b] = await Promise.all([fs.readFile(path.join(foldedScratch, SERVING_DIR, f)), fs.readFile(path.join(folded, SERVING_DIR, f))])
+      expect(a.equals(b), `serving/${f} differs from the full write`).toBe(true)
+    }
     const files = await servingFiles(secondScratch)
     expect(await servingFiles(compacted)).toEqual(files)
     for (const f of files) {
