@@ -41,8 +41,11 @@ export const tableRelation = async (conn: DuckDBConnection, file: string): Promi
   if (!existsSync(parts.delta) || !existsSync(parts.replaced)) return `read_parquet(${sqlString(file)})`
   const columns = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(parts.replaced)})`)).getRows() as [string][]
   const entity = quoteIdent(String(columns[0][0]))
+  // An anti join, not NOT IN: NOT IN's NULL semantics make DuckDB plan a mark join, which made a
+  // join on the entity over the 1M night's claims 280 ms against 28 ms. The replaced keys hold no
+  // NULL and the merge writes the rows of a NULL entity nowhere, so the rows are the same.
   return (
-    `(SELECT * FROM read_parquet(${sqlString(file)}) WHERE ${entity} NOT IN (SELECT ${entity} FROM read_parquet(${sqlString(parts.replaced)})) ` +
+    `(SELECT b.* FROM read_parquet(${sqlString(file)}) b ANTI JOIN read_parquet(${sqlString(parts.replaced)}) r ON b.${entity} = r.${entity} WHERE b.${entity} IS NOT NULL ` +
     `UNION ALL BY NAME SELECT * FROM read_parquet(${sqlString(parts.delta)}))`
   )
 }
