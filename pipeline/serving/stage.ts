@@ -15,7 +15,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { linkFile } from "../../core/artifacts/files.ts"
 import { createTableViews, tableRelation } from "../../core/artifacts/table-delta.ts"
-import { countWithDelta, decodeIndex, deltaFileNames, findKey, RecordFileKind, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
+import { countWithDelta, decodeIndex, deltaFileNames, findKey, RecordFileKind, type RecordFileLayout, recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
 import { type ChangedKeys, changedKeysSql, changedSince, ingestChanges, withChangedRows } from "../ingest/changes.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { type RecordSpec, recordSpecs } from "./specs.ts"
@@ -97,21 +97,22 @@ const writeSpec = async (
   const keys = earlier && changed && earlierDir ? await listedKeys(conn, spec, earlierDir, changed) : undefined
   // A night that changes more keys than a delta may hold (vector keys that moved for most
   // applications) writes the file whole at once rather than a delta and then the whole file.
-  const deltaFits = earlier && keys && deltaLimit > 0 && keys.listed.length <= deltaLimit * decodeIndex(await fs.readFile(earlier.index)).count
-  if (earlier && keys && deltaFits) {
-    const delta = await writeDelta(conn, workDir, spec, earlier, keys, tick)
+  // The earlier base's index, read once: its count, the keys a delta empties, the count with the delta.
+  const base = earlier && keys && deltaLimit > 0 ? decodeIndex(await fs.readFile(earlier.index)) : undefined
+  if (earlier && keys && base && keys.listed.length <= deltaLimit * base.count) {
+    const delta = await writeDelta(conn, workDir, spec, earlier, base, keys, tick)
     const bases = await Promise.all([earlier.data, path.join(workDir, delta.files.data)].map((f) => fs.stat(f).then((s) => s.size)))
     const fingerprints = await writeFingerprints(conn, workDir, spec, "_fingerprints")
     if (bases[1] <= deltaLimit * bases[0]) {
       const files = recordFileNames(spec.name)
       await Promise.all([linkFile(earlier.data, path.join(workDir, files.data)), linkFile(earlier.index, path.join(workDir, files.index))])
-      const layouts = await Promise.all([earlier.index, path.join(workDir, delta.files.index)].map(async (f) => decodeIndex(await fs.readFile(f))))
-      const records = countWithDelta(layouts[0], layouts[1])
+      const written = decodeIndex(await fs.readFile(path.join(workDir, delta.files.index)))
+      const records = countWithDelta(base, written)
       return {
         records,
         outputs: [files.data, files.index, delta.files.data, delta.files.index, fingerprints],
         linked: [files.data, files.index],
-        note: `serving/${spec.name}: ${records} records, the base file linked and a delta of ${layouts[1].count} keys written (${delta.fresh} written anew, ${delta.gone} removed, ${delta.carried} carried from the earlier delta; ${delta.listed} keys listed as changed by ingest)`
+        note: `serving/${spec.name}: ${records} records, the base file linked and a delta of ${written.count} keys written (${delta.fresh} written anew, ${delta.gone} removed, ${delta.carried} carried from the earlier delta; ${delta.listed} keys listed as changed by ingest)`
       }
     }
     // The delta outgrew its share of the base: one whole file again, the base and delta merged.
@@ -217,9 +218,8 @@ const listedKeys = async (conn: Connection, spec: RecordSpec, earlierDir: string
  * empty record for each listed key that is gone but which the base holds. Leaves this version's
  * fingerprints in `_fingerprints` (the earlier ones carried, the listed keys' computed).
  */
-const writeDelta = async (conn: Connection, workDir: string, spec: RecordSpec, earlier: EarlierRecords, keys: ListedKeys, tick: (n: number) => void) => {
+const writeDelta = async (conn: Connection, workDir: string, spec: RecordSpec, earlier: EarlierRecords, base: RecordFileLayout, keys: ListedKeys, tick: (n: number) => void) => {
   const listed = keys.listed.map((k) => Buffer.from(k, "utf8")).sort(Buffer.compare)
-  const base = decodeIndex(await fs.readFile(earlier.index))
   const counts = { fresh: 0, gone: 0, carried: 0, listed: listed.length }
   const writer = await openRecordWriter(workDir, `${spec.name}.delta`, RecordFileKind.Keyed)
   counts.carried = await withChangedRows(conn, keys.rows, async () => {
