@@ -1,8 +1,10 @@
 /**
- * BM25 query scoring over the lexical stage's files (pipeline/lexical/stage.ts): the term
- * dictionary and the posting-id → key map are held in memory; each query term's postings slice
- * (uint32 ids, then float32 impacts) is read from postings.bin at its offset, so a query costs
- * one positioned read per distinct term and never scans the whole file.
+ * BM25 query scoring over the lexical stage's files (core/search/lexical-files.ts): the term
+ * dictionary, the posting-id → key map and the documents' lengths are held in memory; each query
+ * term's postings (uint32 ids, then float32 counts) are read from postings.bin at its offset, and
+ * from postings.delta.bin where a night added documents, so a query costs one or two positioned
+ * reads per distinct term and never scans a whole file. Impacts are computed as the postings are
+ * read (bm25Impact), from the version's document count and average length.
  *
  * Queries are tokenised exactly as the stage tokenised documents (core/text/tokenize.ts, unigram
  * stems); a stem repeated in the query counts once, as the impacts already carry BM25's
@@ -11,6 +13,7 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { tokenizePatentText } from "../text/tokenize.ts"
+import { BM25_B, BM25_K1, bm25Idf, bm25Impact, LEXICAL_INFO, LEXICAL_POSTINGS, LEXICAL_POSTINGS_DELTA, type LexicalInfo } from "./lexical-files.ts"
 import type { Rows, SearchCorpus } from "./corpus.ts"
 import { type Scored, TopK } from "./top-k.ts"
 
@@ -36,6 +39,27 @@ export interface TermSelection {
  */
 export const DEFAULT_TERM_SELECTION: TermSelection = { maxTerms: MAX_QUERY_TERMS, maxDocFraction: 0.1 }
 
+/** A term's postings: where they are in postings.bin and in postings.delta.bin, and how many indexed documents use it. */
+interface TermEntry {
+  readonly df: number
+  readonly offset: number
+  readonly length: number
+  readonly deltaOffset: number
+  readonly deltaLength: number
+}
+
+/** How the postings' values become impacts. */
+interface Scoring {
+  /** Versions that stored BM25 impacts: the values are the impacts. */
+  readonly counts: boolean
+  readonly documents: number
+  readonly averageLength: number
+  readonly k1: number
+  readonly b: number
+  /** Length in stems per posting id (counts only). */
+  readonly docLength: Float64Array
+}
+
 export class LexicalIndex {
   private readonly scores: Float64Array
   /** Largest impact per query term seen so far (a term's postings never change within a version). */
@@ -43,49 +67,82 @@ export class LexicalIndex {
   /** What searches have read so far (bench/lexical.ts). */
   private readonly stats = { queries: 0, terms: 0, postingsRead: 0, bytesRead: 0 }
   private constructor(
-    private readonly terms: ReadonlyMap<string, { readonly offset: number; readonly length: number }>,
-    /** Posting doc id → corpus key (−1 when the application has no key). */
+    private readonly terms: ReadonlyMap<string, TermEntry>,
+    /** Posting doc id → corpus key (−1 when the application has no key, or the id is no longer a document's). */
     private readonly docKey: Int32Array,
+    private readonly scoring: Scoring,
     private readonly file: fs.FileHandle,
+    private readonly deltaFile: fs.FileHandle | undefined,
     readonly selection: TermSelection = DEFAULT_TERM_SELECTION
   ) {
     this.scores = new Float64Array(docKey.length)
   }
 
-  /** The same index (sharing its dictionary and postings file) choosing query stems another way: for tuning (bench/lexical.ts). */
+  /** The same index (sharing its dictionary and postings files) choosing query stems another way: for tuning (bench/lexical.ts). */
   withSelection(selection: TermSelection): LexicalIndex {
-    return new LexicalIndex(this.terms, this.docKey, this.file, selection)
+    return new LexicalIndex(this.terms, this.docKey, this.scoring, this.file, this.deltaFile, selection)
   }
 
   static async open(versionDir: string, rows: Rows, corpus: SearchCorpus, selection: TermSelection = DEFAULT_TERM_SELECTION): Promise<LexicalIndex> {
-    const terms = new Map<string, { offset: number; length: number }>()
-    for (const r of await rows(`SELECT term, "offset", length FROM lexical_terms`)) terms.set(String(r.term), { offset: Number(r.offset), length: Number(r.length) })
-    const docs = await rows(`SELECT doc, app_num FROM lexical_docs`)
-    const docKey = new Int32Array(docs.length).fill(-1)
-    for (const r of docs) docKey[Number(r.doc)] = corpus.keyOf.get(String(r.app_num)) ?? -1
-    const file = await fs.open(path.join(versionDir, "lexical", "postings.bin"), "r")
-    return new LexicalIndex(terms, docKey, file, selection)
+    const info = await fs
+      .readFile(path.join(versionDir, LEXICAL_INFO), "utf8")
+      .then((t) => JSON.parse(t) as Partial<LexicalInfo>)
+      .catch(() => ({}) as Partial<LexicalInfo>)
+    const counts = info.postings === "counts"
+    const terms = new Map<string, TermEntry>()
+    const delta = counts ? `, delta_offset, delta_length` : ""
+    for (const r of await rows(`SELECT term, df, "offset", length${delta} FROM lexical_terms`)) {
+      // A term only documents gone since the base used is in no document.
+      if (Number(r.df) === 0) continue
+      terms.set(String(r.term), {
+        df: Number(r.df),
+        offset: Number(r.offset),
+        length: Number(r.length),
+        deltaOffset: counts ? Number(r.delta_offset) : 0,
+        deltaLength: counts ? Number(r.delta_length) : 0
+      })
+    }
+    const docs = await rows(`SELECT doc, app_num, len FROM lexical_docs`)
+    let ids = info.nextDoc ?? 0
+    for (const r of docs) ids = Math.max(ids, Number(r.doc) + 1)
+    const docKey = new Int32Array(ids).fill(-1)
+    const docLength = new Float64Array(counts ? ids : 0)
+    for (const r of docs) {
+      const d = Number(r.doc)
+      docKey[d] = corpus.keyOf.get(String(r.app_num)) ?? -1
+      if (counts) docLength[d] = Number(r.len)
+    }
+    const scoring: Scoring = {
+      counts,
+      documents: info.documents ?? docs.length,
+      averageLength: info.averageLength ?? 0,
+      k1: info.k1 ?? BM25_K1,
+      b: info.b ?? BM25_B,
+      docLength
+    }
+    const file = await fs.open(path.join(versionDir, LEXICAL_POSTINGS), "r")
+    const deltaFile = counts ? await fs.open(path.join(versionDir, LEXICAL_POSTINGS_DELTA), "r").catch(() => undefined) : undefined
+    return new LexicalIndex(terms, docKey, scoring, file, deltaFile, selection)
   }
 
-  close() {
-    return this.file.close()
+  async close() {
+    await this.file.close()
+    await this.deltaFile?.close()
   }
 
   /** How many indexed documents use a stem. */
   documentFrequency(stem: string): number {
-    return this.terms.get(stem)?.length ?? 0
+    return this.terms.get(stem)?.df ?? 0
   }
 
   /** How many documents are indexed. */
   get documents(): number {
-    return this.docKey.length
+    return this.scoring.documents
   }
 
   /** BM25 idf of a stem; a stem the corpus never uses is as telling as the rarest. */
   idf(stem: string): number {
-    const n = this.documents
-    const df = this.documentFrequency(stem)
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5))
+    return bm25Idf(this.documents, this.documentFrequency(stem))
   }
 
   /**
@@ -96,10 +153,10 @@ export class LexicalIndex {
    * read than everything else in a search.
    */
   queryTerms(text: string, limit = this.selection.maxTerms) {
-    const maxDf = this.selection.maxDocFraction * this.docKey.length
+    const maxDf = this.selection.maxDocFraction * this.documents
     const qtf = new Map<string, number>()
     for (const t of tokenizePatentText(text)) {
-      const df = this.terms.get(t.stem)?.length
+      const df = this.terms.get(t.stem)?.df
       if (df !== undefined && df <= maxDf) qtf.set(t.stem, (qtf.get(t.stem) ?? 0) + 1)
     }
     const weight = (term: string) => qtf.get(term)! * this.idf(term)
@@ -110,28 +167,60 @@ export class LexicalIndex {
     return { ...this.stats }
   }
 
+  /** One slice of a term's postings (ids, then as many float32 values) read from `file`. */
+  private async readSlice(file: fs.FileHandle, offset: number, length: number) {
+    this.stats.postingsRead += length
+    this.stats.bytesRead += length * 8
+    const buf = new ArrayBuffer(length * 8)
+    if (length > 0) await file.read(new Uint8Array(buf), 0, buf.byteLength, offset * 8)
+    return { ids: new Uint32Array(buf, 0, length), values: new Float32Array(buf, length * 4, length) }
+  }
+
+  /** A term's postings of indexed documents, with their impacts. */
+  private async postingsOf(term: string): Promise<PostingSlice> {
+    const entry = this.terms.get(term)!
+    const base = await this.readSlice(this.file, entry.offset, entry.length)
+    const added = this.deltaFile && entry.deltaLength > 0 ? await this.readSlice(this.deltaFile, entry.deltaOffset, entry.deltaLength) : undefined
+    let ids: Uint32Array
+    let impacts: Float32Array
+    if (!this.scoring.counts) {
+      ids = base.ids
+      impacts = base.values
+    } else {
+      // Ids no document holds now (gone or reworded since the base was written) are left out, as are
+      // those without a key, which no search admits; the rest get their impact.
+      const { docLength, documents, averageLength, k1, b } = this.scoring
+      const idf = bm25Idf(documents, entry.df)
+      const total = base.ids.length + (added?.ids.length ?? 0)
+      ids = new Uint32Array(total)
+      impacts = new Float32Array(total)
+      let n = 0
+      for (const part of added ? [base, added] : [base]) {
+        for (let i = 0; i < part.ids.length; i++) {
+          const d = part.ids[i]
+          if (this.docKey[d] === -1) continue
+          ids[n] = d
+          impacts[n++] = bm25Impact(idf, part.values[i], docLength[d], averageLength, k1, b)
+        }
+      }
+      ids = ids.subarray(0, n)
+      impacts = impacts.subarray(0, n)
+    }
+    let max = this.maxImpact.get(term)
+    if (max === undefined) {
+      max = 0
+      for (let i = 0; i < impacts.length; i++) if (impacts[i] > max) max = impacts[i]
+      this.maxImpact.set(term, max)
+    }
+    return { ids, impacts, max }
+  }
+
   /** The `depth` best keys by BM25 among those `accepts` admits. */
   async search(text: string, depth: number, accepts: (key: number) => boolean = () => true): Promise<Scored[]> {
     const terms = this.queryTerms(text)
     this.stats.queries++
     this.stats.terms += terms.length
-    const slices = await Promise.all(
-      terms.map(async (term) => {
-        const { offset, length } = this.terms.get(term)!
-        this.stats.postingsRead += length
-        this.stats.bytesRead += length * 8
-        const buf = new ArrayBuffer(length * 8)
-        await this.file.read(new Uint8Array(buf), 0, buf.byteLength, offset * 8)
-        const impacts = new Float32Array(buf, length * 4, length)
-        let max = this.maxImpact.get(term)
-        if (max === undefined) {
-          max = 0
-          for (let i = 0; i < impacts.length; i++) if (impacts[i] > max) max = impacts[i]
-          this.maxImpact.set(term, max)
-        }
-        return { ids: new Uint32Array(buf, 0, length), impacts, max }
-      })
-    )
+    const slices = await Promise.all(terms.map((term) => this.postingsOf(term)))
     // Synchronous from here to the reset: concurrent queries never share the score array.
     return topByImpact(slices, depth, this.docKey, this.scores, accepts)
   }

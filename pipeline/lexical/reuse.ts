@@ -1,19 +1,19 @@
 /**
- * Term counts an earlier version's lexical stage made, reused for applications whose title and
- * abstract are unchanged: a nightly build tokenises only new and changed texts. Postings and their
- * BM25 impacts are recomputed from all counts (idf and the average length move with every
- * document), so the result equals tokenising everything again.
+ * What an earlier version's lexical stage made, for a night under the same tokeniser: every
+ * indexed document's text hash (an unchanged title and abstract keep their counts) and, where its
+ * postings hold counts (core/search/lexical-files.ts), the files a night adds a delta to.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { tableRelation } from "../../core/artifacts/table-delta.ts"
+import { LEXICAL_DOCS, LEXICAL_INFO, LEXICAL_TERM_COUNTS, type LexicalInfo } from "../../core/search/lexical-files.ts"
 import { sqlString } from "../stages/tables.ts"
 
-export const LEXICAL_DOCS = "lexical/lexical_docs.parquet"
-/** Per posting document, its stems' counts: what a later build takes over. */
-export const LEXICAL_TERM_COUNTS = "lexical/lexical_tf.parquet"
-
 export interface EarlierTermCounts {
+  readonly dir: string
+  readonly info: Partial<LexicalInfo>
+  /** The earlier term counts (doc, term, tf) as a relation, through their delta where they have one. */
   readonly termCounts: string
   /** Application → its posting id, text hash and length (in stems) there. */
   readonly byApp: ReadonlyMap<string, { readonly doc: number; readonly hash: string; readonly len: number }>
@@ -25,11 +25,14 @@ export interface EarlierTermCounts {
  */
 export const earlierTermCounts = async (conn: DuckDBConnection, previous: { readonly dir: string; readonly sameCode: boolean } | undefined) => {
   if (!previous?.sameCode) return undefined
-  const termCounts = path.join(previous.dir, LEXICAL_TERM_COUNTS)
-  const docs = path.join(previous.dir, LEXICAL_DOCS)
-  if (!(await fs.stat(termCounts).then(() => true, () => false))) return undefined
+  const file = path.join(previous.dir, LEXICAL_TERM_COUNTS)
+  if (!(await fs.stat(file).then(() => true, () => false))) return undefined
+  const info = await fs
+    .readFile(path.join(previous.dir, LEXICAL_INFO), "utf8")
+    .then((t) => JSON.parse(t) as Partial<LexicalInfo>)
+    .catch(() => ({}) as Partial<LexicalInfo>)
   const byApp = new Map<string, { doc: number; hash: string; len: number }>()
-  const result = await conn.stream(`SELECT doc, app_num, text_hash, len FROM read_parquet(${sqlString(docs)})`)
+  const result = await conn.stream(`SELECT doc, app_num, text_hash, len FROM read_parquet(${sqlString(path.join(previous.dir, LEXICAL_DOCS))})`)
   for await (const chunk of result.yieldRowsJs()) for (const [doc, app, hash, len] of chunk as [number, string, string, number][]) byApp.set(app, { doc, hash, len })
-  return { termCounts, byApp } satisfies EarlierTermCounts
+  return { dir: previous.dir, info, termCounts: await tableRelation(conn, file), byApp } satisfies EarlierTermCounts
 }

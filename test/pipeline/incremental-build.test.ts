@@ -11,6 +11,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { lexicalAnswers, titleQueries } from "../support/lexical-answers.ts"
 import { answersEqual, storedDocuments } from "../support/serving-answers.ts"
 import { sha256OfFile } from "../../core/artifacts/files.ts"
 import type { StageRecord } from "../../core/artifacts/manifest.ts"
@@ -101,7 +102,8 @@ describe("a nightly build under the pinned encoder", () => {
     // So is the index's extension limit, for the same reason: the graph of the first night is extended.
     // And the merge by entity's: its change lists are what the later stages of a real night read.
     // And the serving deltas': the night's record files and stored documents are deltas beside the first night's.
-    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5", SERVING_DELTA_LIMIT: "5" }, "served")
+    // And the lexical delta's: the night's postings go beside the first night's.
+    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5", SERVING_DELTA_LIMIT: "5", LEXICAL_DELTA_LIMIT: "5" }, "served")
   }, 300_000)
 
   it("keeps the encoder and the map frame, and encodes only new and changed applications", async () => {
@@ -144,12 +146,19 @@ describe("a nightly build under the pinned encoder", () => {
   it("equals a from-scratch build of the same corpus with the same pinned encoder", async () => {
     const scratch = await build(corpus, "scratch", { ENCODER_PIN: first.versionDir }, "served")
     expect(notes(scratch.manifest, "embed")).toMatch(/^\d+ vectors encoded/)
-    // Lexical postings from counts taken over equal those of tokenising every text.
-    expect(notes(next.manifest, "lexical")).toMatch(/^[1-9]\d* documents' term counts taken over from the earlier version \(same tokeniser, same text\); [1-9]\d* tokenised/)
+    // The night's postings are a delta beside the first night's, and answer as tokenising every text does.
+    expect(notes(next.manifest, "lexical")).toMatch(/^[1-9]\d* documents kept from the earlier version \(same tokeniser, same text\); [1-9]\d* tokenised, [1-9]\d* given up/)
+    expect(notes(next.manifest, "lexical")).toMatch(/title and abstract read for [1-9]\d* applications: the others are unchanged/)
+    expect(notes(next.manifest, "lexical")).toMatch(/[1-9]\d* of documents added since, in postings.delta.bin/)
     expect(notes(scratch.manifest, "lexical")).toMatch(/^\d+ documents tokenised/)
-    expect(notes(next.manifest, "lexical")).toMatch(/title and abstract read for [1-9]\d* applications: [1-9]\d* others are unchanged/)
-    const lexical = ["lexical/postings.bin", "lexical/lexical_terms.parquet", "lexical/lexical_docs.parquet", "lexical/lexical_tf.parquet", "lexical/lexical.json"]
-    for (const f of ["encoder/model.onnx", "index/vectors.f32", "map/frame.json", "map/frame.f32", ...lexical]) {
+    expect((await fs.stat(path.join(next.versionDir, "lexical/postings.bin"))).ino).toBe((await fs.stat(path.join(first.versionDir, "lexical/postings.bin"))).ino)
+    const queries = [...(await titleQueries(scratch.versionDir)), "a semiconductor device with a gate electrode", "method of wireless communication between a base station and a terminal"]
+    const [nightLexical, scratchLexical] = await Promise.all([lexicalAnswers(next.versionDir, queries), lexicalAnswers(scratch.versionDir, queries)])
+    expect(nightLexical.answers.filter((a) => a.hits.length > 0).length).toBeGreaterThan(30)
+    expect(nightLexical).toEqual(scratchLexical)
+    const lexicalDocs = (dir: string) => rowsOf(path.join(dir, "lexical", "lexical_docs.parquet"), "app_num AS key, len, text_hash")
+    expect(await lexicalDocs(next.versionDir)).toEqual(await lexicalDocs(scratch.versionDir))
+    for (const f of ["encoder/model.onnx", "index/vectors.f32", "map/frame.json", "map/frame.f32"]) {
       expect(await sha256OfFile(path.join(scratch.versionDir, f)), f).toBe(await sha256OfFile(path.join(next.versionDir, f)))
     }
     for (const t of ["applications", "claims"]) {
