@@ -115,7 +115,7 @@ const measure = async (versionDir: string): Promise<Measured> => {
   // What searches make resident of the mapped index: a few hundred dense searches from stored vectors.
   const rssBefore = process.memoryUsage().rss
   const probe = new Float32Array(info.dims)
-  const rowsOf = await rows(`SELECT vector FROM vectors USING SAMPLE 300 ROWS`)
+  const rowsOf = await rows(`SELECT vector FROM embeddings USING SAMPLE 300 ROWS`)
   for (const r of rowsOf) {
     probe.set(r.vector as number[])
     dense.search(probe, { depth: 100 })

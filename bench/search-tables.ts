@@ -12,6 +12,7 @@ const SEARCH_TABLES = [
   ["cpc_assignments", "tables/cpc_assignments"],
   ["citations", "tables/citations"],
   ["vectors", "index/vectors"],
+  ["embeddings", "index/embeddings"],
   ["lexical_terms", "lexical/lexical_terms"],
   ["lexical_docs", "lexical/lexical_docs"],
   ["stored_docs", "documents/stored_docs"]

@@ -87,7 +87,11 @@ export class PatentMapService extends Effect.Service<PatentMapService>()("api/Pa
         const idx = yield* index
         const rows = yield* Effect.promise(() => idx.rows)
         if (rows) return yield* Effect.promise(() => rows.read(keys))
-        const stored = yield* query(`SELECT key, vector FROM vectors WHERE key IN (${keys.map(Number).join(",")})`, [], ["vectors"])
+        const listed = keys.map(Number).join(",")
+        // Vectors beside their keys (index/embeddings.parquet), or in vectors.parquet itself in versions written before it.
+        const stored = yield* query(`SELECT v.key, e.vector FROM vectors v JOIN embeddings e USING (app_num) WHERE v.key IN (${listed})`, [], ["vectors", "embeddings"]).pipe(
+          Effect.orElse(() => query(`SELECT key, vector FROM vectors WHERE key IN (${listed})`, [], ["vectors"]))
+        )
         return new Map(stored.map((r) => [Number(r.key), Float32Array.from(r.vector as number[])]))
       })
 

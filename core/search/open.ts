@@ -56,12 +56,16 @@ export interface OpenOptions {
 
 const exists = (p: string) => fs.access(p).then(() => true, () => false)
 
-/** Versions built before index/vectors.f32: the Parquet column, read in slices of keys to bound memory. */
-const vectorsFromParquet = async (rows: Rows, dims: number, count: number) => {
+/**
+ * Versions without index/vectors.f32: the Parquet lists (index/embeddings.parquet by application,
+ * or vectors.parquet's own column in versions written before it), read in slices of keys to bound memory.
+ */
+const vectorsFromParquet = async (versionDir: string, rows: Rows, dims: number, count: number) => {
   const vectors = new Float32Array(count * dims)
   const slice = 50_000
+  const keyed = (await exists(path.join(versionDir, "index", "embeddings.parquet"))) ? `(SELECT v.key, e.vector FROM vectors v JOIN embeddings e USING (app_num))` : "vectors"
   for (let from = 0; from < count; from += slice) {
-    for (const r of await rows(`SELECT key, vector FROM vectors WHERE key >= ${from} AND key < ${from + slice}`)) vectors.set(r.vector as number[], Number(r.key) * dims)
+    for (const r of await rows(`SELECT key, vector FROM ${keyed} WHERE key >= ${from} AND key < ${from + slice}`)) vectors.set(r.vector as number[], Number(r.key) * dims)
   }
   return normalizeRows(vectors, dims)
 }
@@ -73,7 +77,7 @@ export const openSearchState = async (versionDir: string, rows: Rows, o: OpenOpt
   let vectors: Float32Array | undefined
   let vectorRows: VectorRows | undefined
   if (vectorsFitBudget(corpus.vectorCount, info.dims, o.vectorBudgetBytes)) {
-    vectors = (await readVectorFile(vectorFilePath(versionDir), info.dims, corpus.vectorCount)) ?? (await vectorsFromParquet(rows, info.dims, corpus.vectorCount))
+    vectors = (await readVectorFile(vectorFilePath(versionDir), info.dims, corpus.vectorCount)) ?? (await vectorsFromParquet(versionDir, rows, info.dims, corpus.vectorCount))
   } else {
     vectorRows = await VectorRows.open(vectorFilePath(versionDir), info.dims, corpus.vectorCount)
   }

@@ -6,10 +6,12 @@
  * never a dense neighbour or a prior-art result through the index.
  *
  * Outputs
- *   index/vectors.parquet  key, app_num, vector FLOAT[dims], text_hash (key = row order, and the
- *                          graph's label unless labels.u32 says otherwise; text_hash: 64 bits
- *                          of the encoded text's SHA-256, which lets a build under a pinned
- *                          encoder take unchanged vectors over: reuse.ts)
+ *   index/vectors.parquet  key, app_num, text_hash (key = row order, and the graph's label
+ *                          unless labels.u32 says otherwise; text_hash: 64 bits of the encoded
+ *                          text's SHA-256, which lets a build under a pinned encoder take
+ *                          unchanged vectors over: reuse.ts)
+ *   index/embeddings.parquet  app_num, vector FLOAT[dims]: the encoder's vectors, for analysts;
+ *                          a night writes a delta beside the earlier version's (embeddings.ts)
  *   index/hnsw.usearch     the HNSW index, quantization chosen by measured end-to-end recall
  *                          (b1 codes of rotated vectors where they reach it; core/index/hnsw.ts)
  *   index/vectors.f32      the same vectors scaled to unit length, raw float32 in key order
@@ -48,6 +50,9 @@ import { earlierVectors, textHash } from "./reuse.ts"
 import { applicationTexts } from "./texts.ts"
 import { changedSince, ingestChanges } from "../ingest/changes.ts"
 import { extendLimit, indexForBuild } from "./nightly-index.ts"
+import { writeEmbeddings } from "./embeddings.ts"
+import { tableDeltaLimit } from "../ingest/merge.ts"
+import { withLinkedOutputs } from "../stages/take-over.ts"
 
 const BATCH = 256
 
@@ -109,7 +114,8 @@ export const embedStage: Stage = {
       const distributed = yield* buildQueueSettings
       const encoding = Option.isSome(distributed) ? yield* queueEncoding(ctx, distributed.value, encoderDir, encoder.dimensions, threads) : localEncoding(encoder)
       const limit = yield* extendLimit
-      return yield* stagePromise(() => embedApplications(ctx, encoder.dimensions, encoding, limit))
+      const deltaLimit = yield* tableDeltaLimit
+      return yield* stagePromise(async () => withLinkedOutputs(await embedApplications(ctx, encoder.dimensions, encoding, limit, deltaLimit), ctx.previous?.record))
     }).pipe(
       Effect.scoped,
       // Config problems stay ConfigErrors; anything else (the queue, a worker, the store) becomes the stage's failure.
@@ -117,7 +123,13 @@ export const embedStage: Stage = {
     )
 }
 
-const embedApplications = async (ctx: StageContext, dims: number, encoding: BatchEncoding, extendLimit: number): Promise<StageResult> => {
+const embedApplications = async (
+  ctx: StageContext,
+  dims: number,
+  encoding: BatchEncoding,
+  extendLimit: number,
+  deltaLimit: number
+): Promise<StageResult & { readonly linked: ReadonlyArray<string> }> => {
   const seconds = stopwatch()
   const dir = path.join(ctx.workDir, "index")
   await fs.rm(dir, { recursive: true, force: true })
@@ -150,6 +162,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
   let reusedCount = 0
   let applications = 0
   let textsRead = 0
+  let embeddings: Awaited<ReturnType<typeof writeEmbeddings>> | undefined
   try {
     await withTables(ctx.workDir, async (conn) => {
       const count = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
@@ -244,19 +257,15 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     reusedAppender.flushSync()
     reusedAppender.closeSync()
     ctx.progress.info(`texts of ${textsRead} of ${applications} applications read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
-    // vectors.parquet keeps its FLOAT[] (list) column, whatever the staging type.
-    if (earlier) {
-      // The tables' database is closed: the whole budget for the join with the earlier vectors and
-      // the sort (at 1M a night's join of 998k taken-over rows ran out of memory at half of it).
-      await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
-      const taken = `SELECT r.key, r.app_num, e.vector, r.text_hash FROM reused r JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = r.earlier_key`
-      await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM (SELECT * FROM v UNION ALL ${taken}) ORDER BY key) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
-    } else {
-      // Every row was encoded now and appended in key order, which the scan keeps (insertion order
-      // is preserved): no sort. Sorting 1M rows of 356 floats was the full build's peak (7.7 GB
-      // with the matrix beside it).
-      await out.run(`COPY (SELECT key, app_num, vector::FLOAT[] AS vector, text_hash FROM v) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
-    }
+    // The tables' database is closed: the whole budget for writing the vectors.
+    await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
+    // Every row was appended in key order when every vector was encoded now (insertion order is
+    // preserved): no sort then. Sorting 1M rows of 356 floats was the full build's peak (7.7 GB with the matrix beside it).
+    const keys = earlier
+      ? `SELECT * FROM (SELECT key, app_num, text_hash FROM v UNION ALL SELECT key, app_num, text_hash FROM reused) ORDER BY key`
+      : `SELECT key, app_num, text_hash FROM v`
+    await out.run(`COPY (${keys}) TO ${sqlString(vectorsFile)} (FORMAT parquet, COMPRESSION zstd)`)
+    embeddings = await writeEmbeddings(out, ctx.workDir, "v", "reused", earlier ? ctx.previous?.dir : undefined, deltaLimit)
   } finally {
     out.closeSync()
     await closeStageDatabase(db, spillDir)
@@ -265,7 +274,7 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     await fs.rm(`${stagingFile}.wal`, { force: true })
   }
 
-  ctx.progress.info(`vectors.parquet written (${seconds()})`)
+  ctx.progress.info(`vectors.parquet and ${embeddings!.note} (${seconds()})`)
   // Rows were scaled to unit length as they were encoded (or were unit rows already).
   const unitRows = matrix.subarray(0, key * dims)
   // The earlier graph is extended only when the vectors taken over are the earlier version's own.
@@ -282,11 +291,13 @@ const embedApplications = async (ctx: StageContext, dims: number, encoding: Batc
     JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10, removedSinceBuild, ...(extendedFrom ? { extendedFrom } : {}) }, null, 2)
   )
   return {
-    outputs: [...Object.values(embedOutputs).map((o) => o.path), ...(labels ? [`index/${LABEL_FILE}`] : [])],
+    outputs: [...Object.values(embedOutputs).map((o) => o.path), ...(labels ? [`index/${LABEL_FILE}`] : []), ...embeddings!.outputs],
+    linked: embeddings!.linked,
     rowCounts: { vectors: key },
     notes: [
       earlier ? `${reusedCount} vectors taken over from the earlier version (same encoder, same text); ${key - reusedCount} encoded` : `${key} vectors encoded`,
       textsRead < applications ? `texts read for ${textsRead} of ${applications} applications: the others are unchanged since the earlier version (ingest's change lists)` : `texts read for all ${applications} applications`,
+      embeddings!.note,
       `${withoutText} applications have no text and no vector`, `${designOrPlant} design and plant applications get no vector`, `quantization ${choice.quantization}: ${choice.reason}; recall@10 of the index over all ${key} vectors ${indexRecallAt10.toFixed(3)}`, graph.note]
   }
 }

@@ -19,7 +19,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { UMAP } from "umap-js"
 import { exactSearchBatch } from "../../core/index/hnsw.ts"
-import { normalizeRows, readVectorFile } from "../../core/index/vector-file.ts"
+import { readVectorFile } from "../../core/index/vector-file.ts"
 import { seededRandom } from "../../core/random.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { hasTextHash, sameEncoder } from "../embed/reuse.ts"
@@ -43,16 +43,6 @@ const PLACE_BATCH = 20_000
 const EPOCHS = 300
 /** The frame is scaled so coordinates lie within ±FRAME. */
 const FRAME = 10
-
-/** Versions whose embed stage predates index/vectors.f32: the Parquet lists, in key slices. */
-const vectorsFromParquet = async (conn: DuckDBConnection, parquet: string, dims: number, n: number) => {
-  const out = new Float32Array(n * dims)
-  for (let from = 0; from < n; from += 50_000) {
-    const rows = (await conn.runAndReadAll(`SELECT key, vector FROM read_parquet(${parquet}) WHERE key >= ${from} AND key < ${from + 50_000}`)).getRowsJS() as [number, number[]][]
-    for (const [key, vector] of rows) out.set(vector, key * dims)
-  }
-  return normalizeRows(out, dims)
-}
 
 export const fitFrame = (sample: number[][], seed: number): number[][] => {
   if (sample.length === 0) return []
@@ -124,7 +114,9 @@ export const mapStage: Stage = {
         const n = appNums.length
         // Unit vectors as one typed array (off the JS heap): a million vectors as JS number
         // lists ran out of the 4 GB heap.
-        const vectors = (await readVectorFile(ctx.outputOf(embedOutputs.vectorFile), dims, n)) ?? (await vectorsFromParquet(conn, parquet, dims, n))
+        // The embed stage of every build this stage pairs with writes vectors.f32.
+        const vectors = await readVectorFile(ctx.outputOf(embedOutputs.vectorFile), dims, n)
+        if (!vectors) throw new Error(`${embedOutputs.vectorFile.path} is missing or does not hold ${n} vectors of ${dims}: build the embed stage again`)
         const row = (i: number) => vectors.subarray(i * dims, (i + 1) * dims)
         const explicitPin = Option.getOrUndefined(pin)
         // The frame: the pinned version's (ENCODER_PIN), else the earlier version's when its vectors

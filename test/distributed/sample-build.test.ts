@@ -17,6 +17,7 @@ import { sqlString } from "../../core/artifacts/files.ts"
 import type { StageRecord } from "../../core/artifacts/manifest.ts"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { obliterateQueue } from "../../pipeline/distributed/coordinator.ts"
+import { keyedVectorsSql } from "../../pipeline/embed/embeddings.ts"
 import { embedStage } from "../../pipeline/embed/stage.ts"
 import { encoderStage } from "../../pipeline/encoder/stage.ts"
 import { ingestStage } from "../../pipeline/ingest/stage.ts"
@@ -71,12 +72,12 @@ const tables = (r: StageRecord) => ({
 const encoderFiles = (r: StageRecord) =>
   Object.fromEntries(r.outputs.filter((o) => o.path.startsWith("encoder/") && path.basename(o.path) !== "training.json").map((o) => [o.path, o.sha256]))
 
-/** Rows of one vectors.parquet missing from the other, both ways, and both counts. */
+/** Vectors (with their keys) of one version missing from the other, both ways, and both counts. */
 const compareVectorTables = async (a: string, b: string) => {
   const db = await DuckDBInstance.create(":memory:")
   const conn = await db.connect()
   try {
-    const [x, y] = [a, b].map((dir) => `(SELECT key, app_num, vector, text_hash FROM read_parquet(${sqlString(path.join(dir, "index", "vectors.parquet"))}))`)
+    const [x, y] = await Promise.all([a, b].map((dir) => keyedVectorsSql(conn, dir)))
     const [[countA, countB, onlyA, onlyB]] = (
       await conn.runAndReadAll(
         `SELECT (SELECT count(*) FROM ${x}), (SELECT count(*) FROM ${y}),

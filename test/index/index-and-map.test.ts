@@ -12,6 +12,8 @@ import { readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
 import { measureRecall } from "../../pipeline/embed/quantization.ts"
 import { fitFrame } from "../../pipeline/map/stage.ts"
 
+import { keyedVectorsSql } from "../../pipeline/embed/embeddings.ts"
+
 const versionDir = inject("sampleArtifacts")
 let conn: Awaited<ReturnType<DuckDBInstance["connect"]>>
 let info: { dims: number; count: number; quantization: Quantization; recallAt10: Record<string, number> }
@@ -21,7 +23,7 @@ beforeAll(async () => {
   conn = await (await DuckDBInstance.create(":memory:")).connect()
   info = JSON.parse(await fs.readFile(path.join(versionDir, "index", "index.json"), "utf8"))
   const rows = (
-    await conn.runAndReadAll(`SELECT vector FROM read_parquet('${path.join(versionDir, "index", "vectors.parquet")}') ORDER BY key`)
+    await conn.runAndReadAll(`SELECT vector FROM ${await keyedVectorsSql(conn, versionDir)} ORDER BY key`)
   ).getRowsJS() as [number[]][]
   matrix = new Float32Array(rows.length * info.dims)
   rows.forEach(([v], i) => matrix.set(v, i * info.dims))

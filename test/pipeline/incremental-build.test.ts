@@ -5,12 +5,13 @@
  * from-scratch build of the same corpus with the same pinned encoder (ENCODER_PIN). RETRAIN=1 and
  * the drift rule train a new encoder.
  */
-import { DuckDBInstance } from "@duckdb/node-api"
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { ConfigProvider, Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { keyedVectorsSql } from "../../pipeline/embed/embeddings.ts"
 import { lexicalAnswers, titleQueries } from "../support/lexical-answers.ts"
 import { answersEqual, storedDocuments } from "../support/serving-answers.ts"
 import { sha256OfFile } from "../../core/artifacts/files.ts"
@@ -69,12 +70,13 @@ const build = (corpus: string, root: string, settings: Record<string, string> = 
 const stage = (m: { stages: ReadonlyArray<StageRecord> }, name: string) => m.stages.find((s) => s.name === name)!
 const notes = (m: { stages: ReadonlyArray<StageRecord> }, name: string) => (stage(m, name).notes ?? []).join(" | ")
 
-/** Rows of a query over one version's Parquet file, as JSON lines sorted (order-independent). */
-const rowsOf = async (file: string, select: string) => {
+/** Rows of a query over one version's Parquet file (or a relation made with the connection), as JSON lines sorted by key. */
+const rowsOf = async (file: string | ((conn: DuckDBConnection) => Promise<string>), select: string) => {
   const db = await DuckDBInstance.create(":memory:")
   const conn = await db.connect()
   try {
-    const rows = (await conn.runAndReadAll(`SELECT ${select} FROM read_parquet('${file}') ORDER BY key`)).getRowsJS()
+    const from = typeof file === "string" ? `read_parquet('${file}')` : await file(conn)
+    const rows = (await conn.runAndReadAll(`SELECT ${select} FROM ${from} ORDER BY key`)).getRowsJS()
     return rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === "bigint" ? String(v) : v)))
   } finally {
     conn.closeSync()
@@ -102,8 +104,14 @@ describe("a nightly build under the pinned encoder", () => {
     // So is the index's extension limit, for the same reason: the graph of the first night is extended.
     // And the merge by entity's: its change lists are what the later stages of a real night read.
     // And the serving deltas': the night's record files and stored documents are deltas beside the first night's.
-    // And the lexical delta's: the night's postings go beside the first night's.
-    next = await build(corpus, "nightly", { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5", SERVING_DELTA_LIMIT: "5", LEXICAL_DELTA_LIMIT: "5" }, "served")
+    // And the lexical delta's: the night's postings go beside the first night's. And the tables' (and
+    // embeddings'): they are deltas beside the first night's files.
+    next = await build(
+      corpus,
+      "nightly",
+      { ENCODER_DRIFT: "5", INDEX_EXTEND_LIMIT: "5", ENTITY_MERGE_LIMIT: "5", SERVING_DELTA_LIMIT: "5", LEXICAL_DELTA_LIMIT: "5", TABLE_DELTA_LIMIT: "5" },
+      "served"
+    )
   }, 300_000)
 
   it("keeps the encoder and the map frame, and encodes only new and changed applications", async () => {
@@ -165,7 +173,9 @@ describe("a nightly build under the pinned encoder", () => {
       const out = (m: typeof next.manifest) => stage(m, "ingest").outputs.find((o) => o.path === `tables/${t}.parquet`)!.contentHash
       expect(out(scratch.manifest), t).toBe(out(next.manifest))
     }
-    const vectors = (dir: string) => rowsOf(path.join(dir, "index", "vectors.parquet"), "key, app_num, text_hash, vector")
+    // The night's embeddings are a delta beside the first night's.
+    expect(notes(next.manifest, "embed")).toMatch(/embeddings: the earlier base linked and a delta of [1-9]\d* vectors written beside it/)
+    const vectors = (dir: string) => rowsOf((conn) => keyedVectorsSql(conn, dir), "key, app_num, text_hash, vector")
     expect(await vectors(scratch.versionDir)).toEqual(await vectors(next.versionDir))
     const coords = (dir: string) => rowsOf(path.join(dir, "map", "coordinates.parquet"), "key, app_num, x, y, z, fitted")
     expect(await coords(scratch.versionDir)).toEqual(await coords(next.versionDir))
