@@ -1,7 +1,13 @@
 /**
  * One row of prosecution facts per application, computed in DuckDB from the PEDS transaction
- * history (tables `ev` → `app_facts` → `app_stats`). Every examiner and art-unit figure is an
- * aggregate over `app_stats`, so the definitions below are the definitions of the statistics.
+ * history (tables `ev` → `app_facts` → `application_facts`, with the examiner's id joined in
+ * `app_stats`). Every examiner and art-unit figure is an aggregate over `app_stats`, so the
+ * definitions below are the definitions of the statistics.
+ *
+ * Each application's facts (and its transaction codes, `application_codes`) are a function of its
+ * own rows alone, so a night computes them for the applications ingest merged again and takes the
+ * others' over (stage.ts); the examiner's id is joined afterwards because the examiners table is
+ * keyed by name, and the data's as-of date is a maximum over every event.
  *
  * Definitions (an application's history is its events in `seq` order):
  *  - first action: the first action on the merits — non-final or final rejection, Quayle
@@ -31,8 +37,6 @@ export const factsSql: ReadonlyArray<string> = [
   `CREATE OR REPLACE TEMP TABLE ev AS
    SELECT app_num, seq, event_date, nullif(trim(code), '') AS code, description, ${sqlMilestoneCase()} AS milestone
    FROM prosecution_events`,
-  `CREATE OR REPLACE TEMP TABLE as_of AS
-   SELECT coalesce(max(event_date) FILTER (WHERE event_date <= current_date), current_date) AS as_of FROM ev`,
   `CREATE OR REPLACE TEMP TABLE app_marks AS
    SELECT app_num,
      count(*) AS n_events,
@@ -113,8 +117,8 @@ export const factsSql: ReadonlyArray<string> = [
    SELECT app_num, count(*) AS claims, count(*) FILTER (WHERE is_independent) AS independent_claims, any_value(source) AS claims_source
    FROM claims GROUP BY app_num`,
   // Every application with its examiner and art unit, facts where PEDS has a history.
-  `CREATE OR REPLACE TEMP TABLE app_stats AS
-   SELECT a.app_num, x.examiner_id, a.examiner AS examiner_name, nullif(trim(a.art_unit), '') AS art_unit,
+  `CREATE OR REPLACE TEMP TABLE application_facts AS
+   SELECT a.app_num, a.examiner AS examiner_name, nullif(trim(a.art_unit), '') AS art_unit,
      coalesce(a.technology_center, CASE WHEN a.art_unit IS NOT NULL THEN substr(a.art_unit, 1, 2) || '00' END) AS technology_center,
      a.filing_date, a.status, a.title,
      coalesce(f.n_events, 0) AS n_events,
@@ -135,8 +139,20 @@ export const factsSql: ReadonlyArray<string> = [
      coalesce(d.r101, 0) AS r101, coalesce(d.r102, 0) AS r102, coalesce(d.r103, 0) AS r103, coalesce(d.r112, 0) AS r112, coalesce(d.rdp, 0) AS rdp,
      c.claims, c.independent_claims, c.claims_source
    FROM applications a
-   LEFT JOIN examiners x ON x.full_name = ${normalizedExaminerName("a.examiner")}
    LEFT JOIN app_facts f ON f.app_num = a.app_num
    LEFT JOIN app_docs d ON d.app_num = a.app_num
-   LEFT JOIN app_claims c ON c.app_num = a.app_num`
+   LEFT JOIN app_claims c ON c.app_num = a.app_num`,
+  // Each application's transaction codes, for the examiners' document-code breakdown.
+  `CREATE OR REPLACE TEMP TABLE application_codes AS
+   SELECT app_num, coalesce(code, '(none)') AS code, any_value(description) AS description, any_value(milestone) AS milestone, count(*) AS count
+   FROM ev GROUP BY 1, 2`
 ]
+
+/** The latest event date in the corpus, not later than today: over every event, whichever applications' facts were computed. */
+export const asOfSql = `CREATE OR REPLACE TEMP TABLE as_of AS
+   SELECT coalesce(max(event_date) FILTER (WHERE event_date <= current_date), current_date) AS as_of FROM prosecution_events`
+
+/** app_stats: every application's facts (`facts`, a relation) with its examiner's id. */
+export const appStatsSql = (facts: string) => `CREATE OR REPLACE TEMP TABLE app_stats AS
+   SELECT f.app_num, x.examiner_id, f.* EXCLUDE (app_num)
+   FROM ${facts} f LEFT JOIN examiners x ON x.full_name = ${normalizedExaminerName("f.examiner_name")}`

@@ -12,16 +12,22 @@
  *                                cpc_codes (JSON), examiners (JSON roster), examiner_count, statistics (JSON or null)
  *   examiner_statistics.parquet  examiner_id, full_name, art_unit, technology_center, one JSON column per SPEC 2.9 section
  */
+import type { DuckDBConnection } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { tableRelation } from "../../core/artifacts/table-delta.ts"
+import { type ChangedKeys, changedSince, ingestChanges } from "../ingest/changes.ts"
+import { tableDeltaLimit } from "../ingest/merge.ts"
+import { writeEntityTable } from "../stages/entity-delta.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
-import { withTables } from "../stages/tables.ts"
+import { sqlString, withTables } from "../stages/tables.ts"
+import { stopwatch } from "../stages/stopwatch.ts"
 import { aggregateBy } from "./aggregates.ts"
 import { writeArtUnitProfiles } from "./art-units.ts"
 import { writeCpcRouting } from "./cpc-routing.sql.ts"
 import { writeExaminerStatistics } from "./examiners.ts"
-import { factsSql } from "./facts.sql.ts"
+import { appStatsSql, asOfSql, factsSql } from "./facts.sql.ts"
 import { ensureInputTables } from "./inputs.ts"
 
 export const prosecutionOutputs = {
@@ -30,38 +36,123 @@ export const prosecutionOutputs = {
   examiner_statistics: "prosecution/examiner_statistics.parquet"
 } as const
 
+/**
+ * Per application, what every statistic aggregates (facts.sql.ts): kept beside the statistics so a
+ * night computes them only for the applications ingest merged again, and for analysts.
+ *   application_facts.parquet  app_num, examiner_name, art_unit, filing date, disposition, timings, counts …
+ *   application_codes.parquet  app_num, code, description, milestone, count: its PEDS transaction codes
+ */
+export const applicationFactsOutputs = {
+  application_facts: { file: "prosecution/application_facts.parquet", orderBy: "app_num" },
+  application_codes: { file: "prosecution/application_codes.parquet", orderBy: "app_num, code" }
+} as const
+
+/** The tables an application's facts are made of; a night needs ingest's change lists of each. */
+const FACT_TABLES = ["applications", "prosecution_events", "claims", "office_actions"] as const
+
+/**
+ * The applications whose facts may differ from the earlier version's (one column `k`): those ingest
+ * listed in the applications, events and claims tables, and those of the office actions it listed
+ * (keyed by document: their applications now and then).
+ */
+const affectedApplications = async (conn: DuckDBConnection, changed: ChangedKeys, earlierDir: string) => {
+  const keys = (t: string) => (changed.lists[t] ? [`SELECT k FROM read_parquet(${sqlString(changed.lists[t])})`] : [])
+  const actions = changed.lists.office_actions
+    ? [
+        `SELECT app_num FROM read_parquet(${sqlString(changed.rows.office_actions)})`,
+        `SELECT o.app_num FROM ${await tableRelation(conn, path.join(earlierDir, "tables", "office_actions.parquet"))} o SEMI JOIN read_parquet(${sqlString(changed.lists.office_actions)}) l ON l.k = o.document_id`
+      ]
+    : []
+  const sources = [...keys("applications"), ...keys("prosecution_events"), ...keys("claims"), ...actions]
+  await conn.run(`CREATE OR REPLACE TEMP TABLE affected AS SELECT DISTINCT k FROM (${sources.length ? sources.join(" UNION ALL ") : "SELECT NULL::VARCHAR"}) s(k) WHERE k IS NOT NULL`)
+  return Number((await conn.runAndReadAll(`SELECT count(*) FROM affected`)).getRows()[0][0])
+}
+
+/** Runs the facts SQL with the tables it reads narrowed to the affected applications (views of the same names first on the search path). */
+const factsOfAffected = async (conn: DuckDBConnection) => {
+  await conn.run(`CREATE SCHEMA _affected_apps`)
+  try {
+    for (const t of FACT_TABLES) await conn.run(`CREATE VIEW _affected_apps.${t} AS SELECT * FROM main.${t} WHERE app_num IN (SELECT k FROM temp.affected)`)
+    await conn.run(`SET search_path = '_affected_apps,main'`)
+    for (const sql of factsSql) await conn.run(sql)
+  } finally {
+    await conn.run(`SET search_path = 'main'`)
+    await conn.run(`DROP SCHEMA _affected_apps CASCADE`)
+  }
+}
+
 export const prosecutionStage: Stage = {
   name: "prosecution",
   sources: ["pipeline/prosecution", "core/prosecution"],
   dependsOn: ["ingest"],
   readsCorpusFile: () => false,
   run: (ctx) =>
-    stagePromise(async (): Promise<StageResult> => {
-      await fs.rm(path.join(ctx.workDir, "prosecution"), { recursive: true, force: true })
-      const out = (rel: string) => path.join(ctx.workDir, rel)
-      // withTables spills into a folder of its own under the build's staging folder, removed after.
-      return withTables(ctx.workDir, async (conn) => {
-        await conn.run(`SET preserve_insertion_order = false`)
-        const notes: string[] = []
-        const missing = await ensureInputTables(conn)
-        if (missing.length) notes.push(`input tables absent, read as empty: ${missing.join(", ")}`)
-        for (const sql of factsSql) await conn.run(sql)
-        ctx.progress.info("application facts computed")
+    Effect.flatMap(tableDeltaLimit, (deltaLimit) =>
+      stagePromise(async (): Promise<StageResult> => {
+        const seconds = stopwatch()
+        await fs.rm(path.join(ctx.workDir, "prosecution"), { recursive: true, force: true })
+        await fs.mkdir(path.join(ctx.workDir, "prosecution"), { recursive: true })
+        const out = (rel: string) => path.join(ctx.workDir, rel)
+        // withTables spills into a folder of its own under the build's staging folder, removed after.
+        return withTables(ctx.workDir, async (conn) => {
+          await conn.run(`SET preserve_insertion_order = false`)
+          const notes: string[] = []
+          const missing = await ensureInputTables(conn)
+          if (missing.length) notes.push(`input tables absent, read as empty: ${missing.join(", ")}`)
+          // A night under the same code computes the facts of the applications ingest merged again only.
+          const earlier = ctx.previous && ctx.previous.record.codeVersion === ctx.codeVersion ? ctx.previous : undefined
+          const earlierFiles = earlier && (await Promise.all(Object.values(applicationFactsOutputs).map((o) => fs.access(path.join(earlier.dir, o.file)).then(() => true, () => false)))).every(Boolean)
+          const changed = earlierFiles && missing.length === 0 ? await changedSince(ctx.outputOf(ingestChanges), earlier!.dir, FACT_TABLES) : undefined
+          const deltaFiles: string[] = []
+          const linked: string[] = []
+          if (changed) {
+            const affected = await affectedApplications(conn, changed, earlier!.dir)
+            await factsOfAffected(conn)
+            for (const [name, o] of Object.entries(applicationFactsOutputs)) {
+              const written = await writeEntityTable(conn, ctx.workDir, {
+                file: out(o.file),
+                earlierFile: path.join(earlier!.dir, o.file),
+                entity: "app_num",
+                fresh: name,
+                affected: "affected",
+                limit: deltaLimit,
+                orderBy: o.orderBy
+              })
+              deltaFiles.push(...written.deltaFiles)
+              if (written.deltaFiles.length) linked.push(o.file)
+            }
+            notes.push(`facts of ${affected} applications computed again (ingest's change lists), the others' taken over from ${path.basename(earlier!.dir)}${linked.length ? ": deltas beside the earlier files" : ""}`)
+          } else {
+            for (const sql of factsSql) await conn.run(sql)
+            for (const [name, o] of Object.entries(applicationFactsOutputs))
+              await conn.run(`COPY (SELECT * FROM ${name} ORDER BY ${o.orderBy}) TO ${sqlString(out(o.file))} (FORMAT parquet, COMPRESSION zstd)`)
+            notes.push("facts of every application computed")
+          }
+          await conn.run(asOfSql)
+          await conn.run(appStatsSql(await tableRelation(conn, out(applicationFactsOutputs.application_facts.file))))
+          await conn.run(`CREATE OR REPLACE TEMP VIEW application_codes_all AS SELECT * FROM ${await tableRelation(conn, out(applicationFactsOutputs.application_codes.file))}`)
+          ctx.progress.info(`application facts computed (${seconds()})`)
 
-        const cpcRows = await writeCpcRouting(conn, out(prosecutionOutputs.cpc_routing))
-        ctx.progress.info(`cpc routing: ${cpcRows} symbols`)
-        const artUnitAggregates = new Map((await aggregateBy(conn, "art_unit")).map((a) => [a.key, a]))
-        const auRows = await writeArtUnitProfiles(conn, out(prosecutionOutputs.art_unit_profiles), artUnitAggregates)
-        ctx.progress.info(`art units: ${auRows}`)
-        const ex = await writeExaminerStatistics(conn, out(prosecutionOutputs.examiner_statistics), artUnitAggregates)
-        ctx.progress.info(`examiners: ${ex.rows} (${ex.withStatistics} with a PEDS history)`)
-        notes.push(`${ex.withStatistics} of ${ex.rows} examiners have applications with a PEDS history`)
+          const cpcRows = await writeCpcRouting(conn, out(prosecutionOutputs.cpc_routing))
+          ctx.progress.info(`cpc routing: ${cpcRows} symbols (${seconds()})`)
+          const artUnitAggregates = new Map((await aggregateBy(conn, "art_unit")).map((a) => [a.key, a]))
+          const auRows = await writeArtUnitProfiles(conn, out(prosecutionOutputs.art_unit_profiles), artUnitAggregates)
+          ctx.progress.info(`art units: ${auRows} (${seconds()})`)
+          const ex = await writeExaminerStatistics(conn, out(prosecutionOutputs.examiner_statistics), artUnitAggregates)
+          ctx.progress.info(`examiners: ${ex.rows} (${ex.withStatistics} with a PEDS history; ${seconds()})`)
+          notes.push(`${ex.withStatistics} of ${ex.rows} examiners have applications with a PEDS history`)
+          const [[factRows, codeRows]] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM app_stats)::INTEGER, (SELECT count(*) FROM application_codes_all)::INTEGER`)).getRowsJS() as [number, number][]
 
-        return {
-          outputs: Object.values(prosecutionOutputs),
-          rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows },
-          notes
-        }
+          return {
+            outputs: [...Object.values(prosecutionOutputs), ...Object.values(applicationFactsOutputs).map((o) => o.file), ...deltaFiles],
+            rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows, application_facts: factRows, application_codes: codeRows },
+            notes,
+            linkedOutputs: Object.fromEntries(linked.flatMap((rel) => {
+              const o = earlier?.record.outputs.find((r) => r.path === rel)
+              return o ? [[rel, o]] : []
+            }))
+          }
+        })
       })
-    })
+    )
 }

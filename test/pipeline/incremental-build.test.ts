@@ -11,6 +11,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { tableRelation } from "../../core/artifacts/table-delta.ts"
 import { keyedVectorsSql } from "../../pipeline/embed/embeddings.ts"
 import { lexicalAnswers, titleQueries } from "../support/lexical-answers.ts"
 import { answersEqual, storedDocuments } from "../support/serving-answers.ts"
@@ -183,6 +184,16 @@ describe("a nightly build under the pinned encoder", () => {
     expect(notes(next.manifest, "serving")).toMatch(/serving\/claims: \d+ records, the base file linked and a delta of [1-9]\d* keys written/)
     expect(notes(next.manifest, "serving")).toMatch(/serving\/applications: \d+ records, the base file linked/)
     expect(notes(next.manifest, "documents")).toMatch(/stored.bin linked from the earlier version/)
+    // Prosecution facts of the listed applications only, beside the first night's; the statistics equal the full computation's.
+    expect(notes(next.manifest, "prosecution")).toMatch(/facts of [1-9]\d* applications computed again \(ingest's change lists\), the others' taken over from .*: deltas beside the earlier files/)
+    expect(notes(scratch.manifest, "prosecution")).toMatch(/facts of every application computed/)
+    const facts = (dir: string) => rowsOf((conn) => tableRelation(conn, path.join(dir, "prosecution", "application_facts.parquet")), "app_num AS key, *")
+    expect(await facts(next.versionDir)).toEqual(await facts(scratch.versionDir))
+    for (const f of ["cpc_routing", "art_unit_profiles", "examiner_statistics"]) {
+      const key = { cpc_routing: "symbol", art_unit_profiles: "art_unit", examiner_statistics: "examiner_id" }[f]
+      const rows = (dir: string) => rowsOf(path.join(dir, "prosecution", `${f}.parquet`), `${key} AS key, *`)
+      expect(await rows(next.versionDir), f).toEqual(await rows(scratch.versionDir))
+    }
     await answersEqual(next.versionDir, scratch.versionDir, [first.versionDir])
     expect(await storedDocuments(next.versionDir)).toEqual(await storedDocuments(scratch.versionDir))
   }, 300_000)

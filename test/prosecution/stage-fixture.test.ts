@@ -116,9 +116,12 @@ afterAll(async () => {
 })
 
 describe("prosecution stage on a hand-counted corpus", () => {
-  it("reports its three outputs with row counts named after the files", () => {
-    expect([...result.outputs].sort()).toEqual(["prosecution/art_unit_profiles.parquet", "prosecution/cpc_routing.parquet", "prosecution/examiner_statistics.parquet"])
-    expect(Object.keys(result.rowCounts).sort()).toEqual(["art_unit_profiles", "cpc_routing", "examiner_statistics"])
+  it("reports its outputs with row counts named after the files", () => {
+    const files = ["application_codes", "application_facts", "art_unit_profiles", "cpc_routing", "examiner_statistics"]
+    expect([...result.outputs].sort()).toEqual(files.map((f) => `prosecution/${f}.parquet`))
+    expect(Object.keys(result.rowCounts).sort()).toEqual(files)
+    // One row of facts per application of the corpus, whichever examiner.
+    expect(result.rowCounts.application_facts).toBe(10)
     expect(result.rowCounts.examiner_statistics).toBe(2)
     expect(result.rowCounts.art_unit_profiles).toBe(2)
   })
