@@ -102,6 +102,30 @@ const hashAndCount = async (conn: DuckDBConnection, relation: string) => {
   return { hash: String(h), rows: Number(n) }
 }
 
+/**
+ * Per entity, the sum of its rows' hashes and their count (`k, h, n`): a hidden file beside the
+ * table (tables/.hashes/<table>.parquet, outside the tables analysts see), so a night that merges
+ * a few thousand entities again learns what their earlier rows added to the table's hash from this
+ * file instead of a scan of the earlier table (whose filtered scan reads every row's text: 6.7 s
+ * for the paragraphs at 1M, 4.2 s for the claims).
+ */
+export const HASHES_DIR = "tables/.hashes"
+const hashesRel = (table: string) => `${HASHES_DIR}/${table}.parquet`
+/** An entity's rows' hash sum: exact as DECIMAL(38, 0), which Parquet stores (a HUGEINT column is written as a lossy DOUBLE). */
+const HASH_SUM = "sum(hash(t)::HUGEINT)::DECIMAL(38, 0)"
+
+/** Writes `relation`'s per-entity hashes to `file`; returns the table's hash and count (their sums). */
+const writeEntityHashes = async (conn: DuckDBConnection, relation: string, entity: string, file: string) => {
+  await fs.mkdir(path.dirname(file), { recursive: true })
+  await conn.run(`COPY (SELECT ${entity} AS k, ${HASH_SUM} AS h, count(*)::BIGINT AS n FROM ${relation} t GROUP BY 1 ORDER BY 1) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`)
+  return sumOfHashes(conn, `read_parquet(${sqlString(file)})`)
+}
+
+const sumOfHashes = async (conn: DuckDBConnection, hashes: string) => {
+  const [h, n] = (await conn.runAndReadAll(`SELECT coalesce(sum(h), 0)::HUGEINT::VARCHAR, coalesce(sum(n), 0) FROM ${hashes}`)).getRows()[0]
+  return { hash: String(h), rows: Number(n) }
+}
+
 const rawRowsOf = (parts: ReadonlyArray<{ readonly rows: Readonly<Record<string, number>> }>) =>
   parts.reduce((n, p) => n + Object.values(p.rows).reduce((a, b) => a + b, 0), 0)
 
@@ -109,12 +133,12 @@ const rawRowsOf = (parts: ReadonlyArray<{ readonly rows: Readonly<Record<string,
 const changedView = (raw: string) => `_changed_${raw}`
 
 /** The whole table from every raw row. */
-const mergeWhole = async (conn: DuckDBConnection, t: PublishedTable, out: string) => {
+const mergeWhole = async (conn: DuckDBConnection, workDir: string, t: PublishedTable, out: string) => {
   await conn.run(`CREATE TABLE ${t.name} AS ${t.select}`)
   await conn.run(`COPY (SELECT * FROM ${t.name} ORDER BY ${t.orderBy}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`)
-  const r = await hashAndCount(conn, t.name)
+  const r = await writeEntityHashes(conn, t.name, t.entity.column, path.join(workDir, hashesRel(t.name)))
   await conn.run(`DROP TABLE ${t.name}`)
-  return r
+  return { ...r, hashesFile: hashesRel(t.name) }
 }
 
 /**
@@ -150,15 +174,31 @@ const mergeEntities = async (conn: DuckDBConnection, workDir: string, t: Publish
   }
   // The earlier table as it reads: its base, less what its delta replaced, plus the delta.
   const before = await tableRelation(conn, earlier.file)
-  const removed = await hashAndCount(conn, `(SELECT * FROM ${before} WHERE ${e.column} IN (SELECT k FROM _affected))`)
-  const fresh = await hashAndCount(conn, "_fresh")
+  // What the entities' earlier rows added to the hash: from the earlier per-entity hashes, or (a
+  // version written before them) from a scan of the earlier table, after which the next whole merge writes them.
+  const removed = earlier.hashes
+    ? await sumOfHashes(conn, `(SELECT * FROM read_parquet(${sqlString(earlier.hashes)}) WHERE k IN (SELECT k FROM _affected))`)
+    : await hashAndCount(conn, `(SELECT * FROM ${before} WHERE ${e.column} IN (SELECT k FROM _affected))`)
+  let fresh: { hash: string; rows: number }
+  let hashesFile: string | undefined
+  if (earlier.hashes) {
+    await conn.run(`CREATE TABLE _fresh_hashes AS SELECT ${e.column} AS k, ${HASH_SUM} AS h, count(*)::BIGINT AS n FROM _fresh t GROUP BY 1`)
+    fresh = await sumOfHashes(conn, "_fresh_hashes")
+    hashesFile = hashesRel(t.name)
+    await fs.mkdir(path.join(workDir, HASHES_DIR), { recursive: true })
+    await conn.run(
+      `COPY (SELECT e.* FROM read_parquet(${sqlString(earlier.hashes)}) e ANTI JOIN _affected a ON a.k = e.k UNION ALL SELECT * FROM _fresh_hashes ORDER BY k) ` +
+        `TO ${sqlString(path.join(workDir, hashesFile))} (FORMAT parquet, COMPRESSION zstd)`
+    )
+    await conn.run(`DROP TABLE _fresh_hashes`)
+  } else fresh = await hashAndCount(conn, "_fresh")
   // The entities' rows as merged now, beside their keys: later stages read these instead of the whole table.
   const rowsFile = await writeChangedRows(conn, workDir, t.name, "_fresh")
   const written = await writeDeltaOrWhole(conn, t, out, earlier, before, deltaLimit)
   await conn.run(`DROP TABLE _fresh`)
   // The hash is a sum over rows: the earlier sum, less the rows taken out, plus those merged again.
   const hash = (BigInt(earlier.hash) - BigInt(removed.hash) + BigInt(fresh.hash)).toString()
-  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows, rowsFile, ...written }
+  return { hash, rows: earlier.rows - removed.rows + fresh.rows, removed: removed.rows, fresh: fresh.rows, rowsFile, hashesFile, ...written }
 }
 
 /**
@@ -206,7 +246,10 @@ const usableEarlier = async (earlier: EarlierMerge, rel: string) => {
     for (const p of parts) if (!(await hasRecordedSize(path.join(earlier.dir, p!.path), p!.bytes))) return undefined
   }
   const delta = parts.every((p) => p !== undefined) ? (parts as StageOutput[]) : undefined
-  return { file, record, rows: record.rows, hash: record.contentHash, delta }
+  // Its per-entity hashes, when recorded there and intact.
+  const hashesRecord = earlier.tables.get(hashesRel(path.basename(rel, ".parquet")))
+  const hashes = hashesRecord && (await hasRecordedSize(path.join(earlier.dir, hashesRecord.path), hashesRecord.bytes)) ? hashesRecord : undefined
+  return { file, record, rows: record.rows, hash: record.contentHash, delta, hashes: hashes && path.join(earlier.dir, hashes.path), hashesRecord: hashes }
 }
 
 /**
@@ -244,6 +287,7 @@ export const mergePartitions = async (
   await fs.mkdir(stagingDir, { recursive: true })
   await fs.mkdir(path.join(workDir, "tables"), { recursive: true })
   await clearChanges(workDir)
+  await fs.rm(path.join(workDir, HASHES_DIR), { recursive: true, force: true })
   // A delta left by an interrupted run would be read with whatever table this run writes.
   for (const name of await fs.readdir(path.join(workDir, "tables"))) {
     if (isDeltaPart(name)) await fs.rm(path.join(workDir, "tables", name), { force: true })
@@ -309,6 +353,11 @@ export const mergePartitions = async (
           linked[part.path] = part
           outputs.push(part.path)
         }
+        if (from.hashesRecord) {
+          await linkFile(from.hashes!, path.join(workDir, from.hashesRecord.path))
+          linked[from.hashesRecord.path] = from.hashesRecord
+          outputs.push(from.hashesRecord.path)
+        }
         rowCounts[t.name] = from.rows
         contentHashes[rel] = from.hash
         how.linked++
@@ -319,6 +368,7 @@ export const mergePartitions = async (
         changes.byEntity.push(t.name)
         const r = await mergeEntities(conn, workDir, t, out, from, tableDeltaLimit)
         outputs.push(r.rowsFile)
+        if (r.hashesFile) outputs.push(r.hashesFile)
         rowCounts[t.name] = r.rows
         contentHashes[rel] = r.hash
         how.byEntity++
@@ -331,7 +381,8 @@ export const mergePartitions = async (
         const wrote = r.delta ? `a delta of ${r.delta.rows.toLocaleString("en-US")} rows written beside the earlier base` : `${r.rows.toLocaleString("en-US")} rows written`
         log(`${t.name}: ${affected.toLocaleString("en-US")} changed entities merged again (${r.removed.toLocaleString("en-US")} rows out, ${r.fresh.toLocaleString("en-US")} in), ${wrote} in ${took()}`)
       } else {
-        const r = await mergeWhole(conn, t, out)
+        const r = await mergeWhole(conn, workDir, t, out)
+        outputs.push(r.hashesFile)
         rowCounts[t.name] = r.rows
         contentHashes[rel] = r.hash
         how.whole++
