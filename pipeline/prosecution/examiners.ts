@@ -34,9 +34,9 @@ const heavySql = `
     SELECT examiner_id, to_json(list(struct_pack(app_num, rces, first_rce_date, rces_before_allowance, disposition) ORDER BY app_num))::VARCHAR AS applications_with_rcex
     FROM s WHERE rces > 0 GROUP BY examiner_id),
   codes AS (
-    SELECT s.examiner_id, c.code, any_value(c.description) AS description, any_value(c.milestone) AS milestone,
-      sum(c.count)::BIGINT AS count, count(*) AS applications
-    FROM s JOIN application_codes_all c USING (app_num) GROUP BY 1, 2),
+    SELECT s.examiner_id, coalesce(ev.code, '(none)') AS code, any_value(ev.description) AS description, any_value(ev.milestone) AS milestone,
+      count(*) AS count, count(DISTINCT ev.app_num) AS applications
+    FROM s JOIN application_events ev USING (app_num) GROUP BY 1, 2),
   dc AS (
     SELECT examiner_id, to_json(list(struct_pack(code, description, milestone, count, applications) ORDER BY count DESC, code))::VARCHAR AS document_code_breakdown
     FROM codes GROUP BY examiner_id)

@@ -4,7 +4,7 @@
  * `app_stats`). Every examiner and art-unit figure is an aggregate over `app_stats`, so the
  * definitions below are the definitions of the statistics.
  *
- * Each application's facts (and its transaction codes, `application_codes`) are a function of its
+ * Each application's facts (and its events with their milestones, `ev`) are a function of its
  * own rows alone, so a night computes them for the applications ingest merged again and takes the
  * others' over (stage.ts); the examiner's id is joined afterwards because the examiners table is
  * keyed by name, and the data's as-of date is a maximum over every event.
@@ -142,10 +142,6 @@ export const factsSql: ReadonlyArray<string> = [
    LEFT JOIN app_facts f ON f.app_num = a.app_num
    LEFT JOIN app_docs d ON d.app_num = a.app_num
    LEFT JOIN app_claims c ON c.app_num = a.app_num`,
-  // Each application's transaction codes, for the examiners' document-code breakdown.
-  `CREATE OR REPLACE TEMP TABLE application_codes AS
-   SELECT app_num, coalesce(code, '(none)') AS code, any_value(description) AS description, any_value(milestone) AS milestone, count(*) AS count
-   FROM ev GROUP BY 1, 2`
 ]
 
 /** The latest event date in the corpus, not later than today: over every event, whichever applications' facts were computed. */

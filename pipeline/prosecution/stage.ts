@@ -39,12 +39,14 @@ export const prosecutionOutputs = {
 /**
  * Per application, what every statistic aggregates (facts.sql.ts): kept beside the statistics so a
  * night computes them only for the applications ingest merged again, and for analysts.
- *   application_facts.parquet  app_num, examiner_name, art_unit, filing date, disposition, timings, counts …
- *   application_codes.parquet  app_num, code, description, milestone, count: its PEDS transaction codes
+ *   application_facts.parquet   app_num, examiner_name, art_unit, filing date, disposition, timings, counts …
+ *   application_events.parquet  app_num, seq, event_date, code, description, milestone: its PEDS
+ *                               transactions with the milestone each is (events.ts); a whole write
+ *                               leaves them in no particular order (sorting 20M rows at 1M costs more than the rest)
  */
 export const applicationFactsOutputs = {
-  application_facts: { file: "prosecution/application_facts.parquet", orderBy: "app_num" },
-  application_codes: { file: "prosecution/application_codes.parquet", orderBy: "app_num, code" }
+  application_facts: { file: "prosecution/application_facts.parquet", table: "application_facts", orderBy: "app_num" },
+  application_events: { file: "prosecution/application_events.parquet", table: "ev", orderBy: "app_num, seq" }
 } as const
 
 /** The tables an application's facts are made of; a night needs ingest's change lists of each. */
@@ -108,12 +110,12 @@ export const prosecutionStage: Stage = {
           if (changed) {
             const affected = await affectedApplications(conn, changed, earlier!.dir)
             await factsOfAffected(conn)
-            for (const [name, o] of Object.entries(applicationFactsOutputs)) {
+            for (const o of Object.values(applicationFactsOutputs)) {
               const written = await writeEntityTable(conn, ctx.workDir, {
                 file: out(o.file),
                 earlierFile: path.join(earlier!.dir, o.file),
                 entity: "app_num",
-                fresh: name,
+                fresh: o.table,
                 affected: "affected",
                 limit: deltaLimit,
                 orderBy: o.orderBy
@@ -124,13 +126,15 @@ export const prosecutionStage: Stage = {
             notes.push(`facts of ${affected} applications computed again (ingest's change lists), the others' taken over from ${path.basename(earlier!.dir)}${linked.length ? ": deltas beside the earlier files" : ""}`)
           } else {
             for (const sql of factsSql) await conn.run(sql)
-            for (const [name, o] of Object.entries(applicationFactsOutputs))
-              await conn.run(`COPY (SELECT * FROM ${name} ORDER BY ${o.orderBy}) TO ${sqlString(out(o.file))} (FORMAT parquet, COMPRESSION zstd)`)
+            const facts = applicationFactsOutputs.application_facts
+            await conn.run(`COPY (SELECT * FROM ${facts.table} ORDER BY ${facts.orderBy}) TO ${sqlString(out(facts.file))} (FORMAT parquet, COMPRESSION zstd)`)
+            const events = applicationFactsOutputs.application_events
+            await conn.run(`COPY ${events.table} TO ${sqlString(out(events.file))} (FORMAT parquet, COMPRESSION zstd)`)
             notes.push("facts of every application computed")
           }
           await conn.run(asOfSql)
           await conn.run(appStatsSql(await tableRelation(conn, out(applicationFactsOutputs.application_facts.file))))
-          await conn.run(`CREATE OR REPLACE TEMP VIEW application_codes_all AS SELECT * FROM ${await tableRelation(conn, out(applicationFactsOutputs.application_codes.file))}`)
+          await conn.run(`CREATE OR REPLACE TEMP VIEW application_events AS SELECT * FROM ${await tableRelation(conn, out(applicationFactsOutputs.application_events.file))}`)
           ctx.progress.info(`application facts computed (${seconds()})`)
 
           const cpcRows = await writeCpcRouting(conn, out(prosecutionOutputs.cpc_routing))
@@ -141,11 +145,11 @@ export const prosecutionStage: Stage = {
           const ex = await writeExaminerStatistics(conn, out(prosecutionOutputs.examiner_statistics), artUnitAggregates)
           ctx.progress.info(`examiners: ${ex.rows} (${ex.withStatistics} with a PEDS history; ${seconds()})`)
           notes.push(`${ex.withStatistics} of ${ex.rows} examiners have applications with a PEDS history`)
-          const [[factRows, codeRows]] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM app_stats)::INTEGER, (SELECT count(*) FROM application_codes_all)::INTEGER`)).getRowsJS() as [number, number][]
+          const [[factRows, eventRows]] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM app_stats)::INTEGER, (SELECT count(*) FROM application_events)::INTEGER`)).getRowsJS() as [number, number][]
 
           return {
             outputs: [...Object.values(prosecutionOutputs), ...Object.values(applicationFactsOutputs).map((o) => o.file), ...deltaFiles],
-            rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows, application_facts: factRows, application_codes: codeRows },
+            rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows, application_facts: factRows, application_events: eventRows },
             notes,
             linkedOutputs: Object.fromEntries(linked.flatMap((rel) => {
               const o = earlier?.record.outputs.find((r) => r.path === rel)
