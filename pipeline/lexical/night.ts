@@ -22,12 +22,12 @@ import * as path from "node:path"
 import { linkFile } from "../../core/artifacts/files.ts"
 import { deltaPartsOf } from "../../core/artifacts/table-delta.ts"
 import { LEXICAL_DOCS, LEXICAL_INFO, LEXICAL_POSTINGS, LEXICAL_POSTINGS_DELTA, LEXICAL_TERM_COUNTS, LEXICAL_TERMS } from "../../core/search/lexical-files.ts"
-import { tokenizePatentText } from "../../core/text/tokenize.ts"
 import { type ChangedKeys, changedKeysSql, rowsOfListed } from "../ingest/changes.ts"
 import type { StageContext, StageResult } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { stageMemoryLimit } from "../stages/duckdb.ts"
 import { textHash } from "../stages/text-hash.ts"
+import { appendDocument } from "./append.ts"
 import { INDEXED, lexicalNotes, writeLexicalInfo } from "./info.ts"
 import { writePostings } from "./postings.ts"
 import type { EarlierTermCounts } from "./reuse.ts"
@@ -79,23 +79,8 @@ export const writeNight = async (
       removed.endRow()
       given++
     }
-    if (!text) continue
-    const counts = new Map<string, number>()
-    for (const t of tokenizePatentText(text)) counts.set(t.stem, (counts.get(t.stem) ?? 0) + 1)
-    if (counts.size === 0) continue
-    let len = 0
-    for (const [term, n] of counts) {
-      tfs.appendVarchar(term)
-      tfs.appendInteger(nextDoc)
-      tfs.appendInteger(n)
-      tfs.endRow()
-      len += n
-    }
-    docs.appendInteger(nextDoc++)
-    docs.appendVarchar(app)
-    docs.appendInteger(len)
-    docs.appendVarchar(hash!)
-    docs.endRow()
+    if (!text || !appendDocument(tfs, docs, nextDoc, app, text, hash!)) continue
+    nextDoc++
     tokenised++
   }
   for (const a of [docs, tfs, removed]) {

@@ -7,13 +7,13 @@
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as path from "node:path"
 import { LEXICAL_DOCS, LEXICAL_POSTINGS, LEXICAL_TERM_COUNTS, LEXICAL_TERMS } from "../../core/search/lexical-files.ts"
-import { tokenizePatentText } from "../../core/text/tokenize.ts"
 import type { ChangedKeys } from "../ingest/changes.ts"
 import { rowsOfListed } from "../ingest/changes.ts"
 import type { StageContext, StageResult } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { stageMemoryLimit } from "../stages/duckdb.ts"
 import { textHash } from "../stages/text-hash.ts"
+import { appendDocument } from "./append.ts"
 import { INDEXED, lexicalNotes, writeLexicalInfo } from "./info.ts"
 import { writePostings } from "./postings.ts"
 import type { EarlierTermCounts } from "./reuse.ts"
@@ -82,23 +82,7 @@ export const writeWhole = async (
           takeOver(app, before)
           continue
         }
-        const counts = new Map<string, number>()
-        for (const t of tokenizePatentText(text)) counts.set(t.stem, (counts.get(t.stem) ?? 0) + 1)
-        if (counts.size === 0) continue
-        let len = 0
-        for (const [term, n] of counts) {
-          tfs.appendVarchar(term)
-          tfs.appendInteger(doc)
-          tfs.appendInteger(n)
-          tfs.endRow()
-          len += n
-        }
-        docs.appendInteger(doc)
-        docs.appendVarchar(app)
-        docs.appendInteger(len)
-        docs.appendVarchar(hash)
-        docs.endRow()
-        doc++
+        if (appendDocument(tfs, docs, doc, app, text, hash)) doc++
       }
       ctx.progress.tick(rows.length, "documents")
     }
