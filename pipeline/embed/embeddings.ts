@@ -13,21 +13,11 @@
 import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { linkFile } from "../../core/artifacts/files.ts"
-import { deltaPartsOf, tableRelation } from "../../core/artifacts/table-delta.ts"
+import { tableRelation } from "../../core/artifacts/table-delta.ts"
+import { writeEntityTable } from "../stages/entity-delta.ts"
 import { sqlString } from "../stages/tables.ts"
 
 export const EMBEDDINGS = "index/embeddings.parquet"
-
-/**
- * How the earlier version holds its vectors: as embeddings.parquet (with its delta where it has one),
- * or, written before it, as vectors.parquet's vector column (by key).
- */
-const earlierVectorsRelation = async (conn: DuckDBConnection, earlierDir: string) => {
-  const file = path.join(earlierDir, EMBEDDINGS)
-  if (fs.existsSync(file)) return { relation: await tableRelation(conn, file), file }
-  return { relation: `(SELECT app_num, vector FROM read_parquet(${sqlString(path.join(earlierDir, "index", "vectors.parquet"))}))`, file: undefined }
-}
 
 export interface EmbeddingsWritten {
   readonly outputs: ReadonlyArray<string>
@@ -38,8 +28,8 @@ export interface EmbeddingsWritten {
 
 /**
  * Writes the embeddings of this build from `encoded` (app_num, vector: the vectors encoded now) and
- * `keptApps` (one column app_num: applications whose earlier vector was taken over), with the
- * earlier version's at hand; `limit` as TABLE_DELTA_LIMIT (0: whole).
+ * `keptApps` (a relation with a column app_num: applications whose earlier vector was taken over),
+ * with the earlier version's at hand; `limit` as TABLE_DELTA_LIMIT (0: whole).
  */
 export const writeEmbeddings = async (
   conn: DuckDBConnection,
@@ -50,43 +40,31 @@ export const writeEmbeddings = async (
   limit: number
 ): Promise<EmbeddingsWritten> => {
   const out = path.join(workDir, EMBEDDINGS)
-  const whole = async (select: string, note: string): Promise<EmbeddingsWritten> => {
-    await conn.run(`COPY (${select}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`)
-    return { outputs: [EMBEDDINGS], linked: [], note }
-  }
   const now = `SELECT app_num, vector::FLOAT[] AS vector FROM ${encoded}`
-  // Every vector encoded now, appended in key order (application order): no sort.
-  if (!earlierDir) return whole(now, "embeddings written whole")
-  const earlier = await earlierVectorsRelation(conn, earlierDir)
-  const kept = `SELECT e.app_num, e.vector::FLOAT[] AS vector FROM ${earlier.relation} e SEMI JOIN ${keptApps} k ON k.app_num = e.app_num`
-  const wholeAgain = (why: string) => whole(`SELECT * FROM (${now} UNION ALL ${kept}) ORDER BY app_num`, `embeddings written whole (${why})`)
-  if (!earlier.file || limit <= 0) return wholeAgain(earlier.file ? "deltas off" : "the earlier version has none")
-
-  // The earlier applications whose vector is not taken over: given up tonight.
-  const earlierParts = deltaPartsOf(earlier.file)
-  const earlierDelta = fs.existsSync(earlierParts.delta) && fs.existsSync(earlierParts.replaced)
-  await conn.run(`CREATE OR REPLACE TEMP TABLE given_up AS
-    SELECT e.app_num FROM read_parquet(${sqlString(path.join(earlierDir, "index", "vectors.parquet"))}) e ANTI JOIN ${keptApps} k ON k.app_num = e.app_num`)
-  const carried = earlierDelta
-    ? `SELECT d.app_num, d.vector FROM read_parquet(${sqlString(earlierParts.delta)}) d ANTI JOIN given_up g ON g.app_num = d.app_num`
-    : `SELECT NULL::VARCHAR AS app_num, NULL::FLOAT[] AS vector WHERE false`
-  await conn.run(`CREATE OR REPLACE TEMP TABLE delta_rows AS SELECT * FROM (${carried} UNION ALL ${now})`)
-  const [[deltaRows, baseRows]] = (
-    await conn.runAndReadAll(`SELECT (SELECT count(*) FROM delta_rows)::BIGINT, (SELECT count(*) FROM read_parquet(${sqlString(earlier.file)}))::BIGINT`)
-  ).getRowsJS() as [bigint, bigint][]
-  if (Number(deltaRows) > limit * Number(baseRows)) return wholeAgain(`a delta of ${deltaRows} vectors would pass ${limit} of the base's ${baseRows}`)
-
-  await linkFile(earlier.file, out)
-  const parts = deltaPartsOf(out)
-  const earlierReplaced = earlierDelta ? `SELECT app_num FROM read_parquet(${sqlString(earlierParts.replaced)}) UNION ` : ""
-  await conn.run(`COPY (SELECT app_num FROM (${earlierReplaced}SELECT app_num FROM given_up) ORDER BY app_num) TO ${sqlString(parts.replaced)} (FORMAT parquet)`)
-  await conn.run(`COPY (SELECT * FROM delta_rows ORDER BY app_num) TO ${sqlString(parts.delta)} (FORMAT parquet, COMPRESSION zstd)`)
-  const rel = (f: string) => path.relative(workDir, f)
-  return {
-    outputs: [EMBEDDINGS, rel(parts.replaced), rel(parts.delta)],
-    linked: [EMBEDDINGS],
-    note: `embeddings: the earlier base linked and a delta of ${deltaRows} vectors written beside it`
+  if (!earlierDir || !fs.existsSync(path.join(earlierDir, EMBEDDINGS))) {
+    // Every vector encoded now, appended in key order (application order): no sort. Or the earlier
+    // version's vectors from vectors.parquet's own column, written before embeddings.parquet.
+    const kept = `SELECT e.app_num, e.vector::FLOAT[] AS vector FROM read_parquet(${sqlString(path.join(earlierDir ?? "", "index", "vectors.parquet"))}) e SEMI JOIN ${keptApps} k ON k.app_num = e.app_num`
+    await conn.run(`COPY (${earlierDir ? `SELECT * FROM (${now} UNION ALL ${kept}) ORDER BY app_num` : now}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd)`)
+    return { outputs: [EMBEDDINGS], linked: [], note: `embeddings written whole (${earlierDir ? "the earlier version has none" : "no earlier version"})` }
   }
+  // The earlier applications whose vector is not taken over (text changed, gone, a design now) are
+  // the entities replaced; the vectors encoded now are their rows and the new applications'.
+  await conn.run(`CREATE OR REPLACE TEMP TABLE given_up AS
+    SELECT e.app_num AS k FROM read_parquet(${sqlString(path.join(earlierDir, "index", "vectors.parquet"))}) e ANTI JOIN ${keptApps} k ON k.app_num = e.app_num`)
+  await conn.run(`CREATE OR REPLACE TEMP VIEW encoded_now AS ${now}`)
+  const w = await writeEntityTable(conn, workDir, {
+    file: out,
+    earlierFile: path.join(earlierDir, EMBEDDINGS),
+    entity: "app_num",
+    fresh: "encoded_now",
+    affected: "given_up",
+    limit,
+    orderBy: "app_num"
+  })
+  return w.deltaFiles.length
+    ? { outputs: [EMBEDDINGS, ...w.deltaFiles], linked: [EMBEDDINGS], note: `embeddings: the earlier base linked and a delta of ${w.deltaRows} vectors written beside it` }
+    : { outputs: [EMBEDDINGS], linked: [], note: `embeddings written whole (${limit > 0 ? `the delta would pass ${limit} of the base` : "deltas off"})` }
 }
 
 /** A version's vectors with their keys (key, app_num, text_hash, vector), through the embeddings' delta where there is one. */

@@ -27,10 +27,11 @@ import type { StageContext, StageResult } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { stageMemoryLimit } from "../stages/duckdb.ts"
 import { textHash } from "../stages/text-hash.ts"
+import { writeEntityTable } from "../stages/entity-delta.ts"
 import { appendDocument } from "./append.ts"
 import { INDEXED, lexicalNotes, writeLexicalInfo } from "./info.ts"
 import { writePostings } from "./postings.ts"
-import type { EarlierTermCounts } from "./reuse.ts"
+import { earlierDocuments, type EarlierTermCounts } from "./reuse.ts"
 
 type Listed = ReadonlyMap<string, readonly [string, string | null, string | null]>
 
@@ -58,6 +59,8 @@ export const writeNight = async (
   const earlierFile = (rel: string) => path.join(earlier.dir, rel)
   const earlierTf = deltaPartsOf(earlierFile(LEXICAL_TERM_COUNTS))
   const earlierHasDelta = fs.existsSync(earlierTf.delta) && fs.existsSync(earlierTf.replaced)
+  // The listed applications' earlier documents only: the others keep theirs untouched.
+  const earlierDocs = await earlierDocuments(conn, earlier, changedKeysSql(changed))
 
   await conn.run(`CREATE TABLE night_docs (doc INTEGER, app_num VARCHAR, len INTEGER, text_hash VARCHAR)`)
   await conn.run(`CREATE TABLE night_tf (term VARCHAR, doc INTEGER, tf INTEGER)`)
@@ -69,7 +72,7 @@ export const writeNight = async (
   let given = 0
   let tokenised = 0
   for (const app of read.keys) {
-    const before = earlier.byApp.get(app)
+    const before = earlierDocs.get(app)
     const now = read.listed.get(app)
     const text = now ? `${now[1] ?? ""}\n${now[2] ?? ""}`.trim() : ""
     const hash = text ? textHash(text) : undefined
@@ -92,16 +95,16 @@ export const writeNight = async (
   // Every document added since the base was written, less those given up: the delta's counts.
   const earlierDelta = earlierHasDelta ? `SELECT doc, term, tf FROM read_parquet(${sqlString(earlierTf.delta)}) UNION ALL ` : ""
   await conn.run(`CREATE TABLE delta_tf AS SELECT a.* FROM (${earlierDelta}SELECT doc, term, tf FROM night_tf) a ANTI JOIN removed r ON r.doc = a.doc`)
-  await conn.run(`CREATE TABLE all_docs AS
+  await conn.run(`CREATE TABLE docs AS
     SELECT e.* FROM read_parquet(${sqlString(earlierFile(LEXICAL_DOCS))}) e ANTI JOIN removed r ON r.doc = e.doc
     UNION ALL SELECT * FROM night_docs`)
   const [[deltaPostings, baseLive]] = (
-    await conn.runAndReadAll(`SELECT (SELECT count(*) FROM delta_tf)::BIGINT, (SELECT count(*) FROM all_docs WHERE doc < ${e.baseDocs})::BIGINT`)
+    await conn.runAndReadAll(`SELECT (SELECT count(*) FROM delta_tf)::BIGINT, (SELECT count(*) FROM docs WHERE doc < ${e.baseDocs})::BIGINT`)
   ).getRowsJS() as [bigint, bigint][]
   const givenUp = e.baseDocs - Number(baseLive)
   if (Number(deltaPostings) > limit * e.basePostings || givenUp > limit * e.baseDocs) {
     ctx.progress.info(`the delta would hold ${deltaPostings} postings and ${givenUp} of the base's ${e.baseDocs} ids are given up: past ${limit} of the base, written whole`)
-    for (const t of ["night_docs", "night_tf", "removed", "delta_tf", "all_docs"]) await conn.run(`DROP TABLE ${t}`)
+    for (const t of ["night_docs", "night_tf", "removed", "delta_tf", "docs"]) await conn.run(`DROP TABLE ${t}`)
     return undefined
   }
 
@@ -119,25 +122,28 @@ export const writeNight = async (
         FULL JOIN added a USING (term) FULL JOIN dl USING (term) LEFT JOIN dropped d USING (term))
     SELECT term, df, "offset", length, (sum(delta_length) OVER (ORDER BY term) - delta_length)::BIGINT AS delta_offset, delta_length
     FROM merged WHERE df > 0 OR length > 0 OR delta_length > 0`)
-  await conn.run(`CREATE TABLE docs AS SELECT * FROM all_docs`)
 
   const out = (rel: string) => path.join(ctx.workDir, rel)
   await linkFile(earlierFile(LEXICAL_POSTINGS), out(LEXICAL_POSTINGS))
   const lengths = ((await conn.runAndReadAll(`SELECT delta_length::INTEGER FROM terms WHERE delta_length > 0 ORDER BY term`)).getRowsJS() as [number][]).map(([n]) => n)
   await writePostings(conn, out(LEXICAL_POSTINGS_DELTA), `SELECT doc, tf::FLOAT FROM delta_tf ORDER BY term, doc`, lengths)
-  // lexical_tf: the earlier base, the base's ids given up, and the delta's counts (core/artifacts/table-delta.ts).
-  const tf = deltaPartsOf(out(LEXICAL_TERM_COUNTS))
-  await linkFile(earlierFile(LEXICAL_TERM_COUNTS), out(LEXICAL_TERM_COUNTS))
-  const earlierReplaced = earlierHasDelta ? `SELECT doc FROM read_parquet(${sqlString(earlierTf.replaced)}) UNION ` : ""
-  await conn.run(`COPY (SELECT doc FROM (${earlierReplaced}SELECT doc FROM removed WHERE doc < ${e.baseDocs}) ORDER BY doc) TO ${sqlString(tf.replaced)} (FORMAT parquet)`)
-  await conn.run(`COPY (SELECT doc, term, tf FROM delta_tf ORDER BY doc, term) TO ${sqlString(tf.delta)} (FORMAT parquet, COMPRESSION zstd)`)
+  // lexical_tf: the earlier base linked, the ids given up as its replaced entities, the delta's counts beside it.
+  const tf = await writeEntityTable(conn, ctx.workDir, {
+    file: out(LEXICAL_TERM_COUNTS),
+    earlierFile: earlierFile(LEXICAL_TERM_COUNTS),
+    entity: "doc",
+    fresh: "night_tf",
+    affected: "(SELECT doc AS k FROM removed)",
+    // The limits above decided already.
+    limit: Infinity,
+    orderBy: "doc, term"
+  })
   await conn.run(`COPY (SELECT doc, app_num, len, text_hash FROM docs ORDER BY doc) TO ${sqlString(out(LEXICAL_DOCS))} (FORMAT parquet)`)
   await conn.run(`COPY (SELECT * FROM terms ORDER BY term) TO ${sqlString(out(LEXICAL_TERMS))} (FORMAT parquet)`)
   const info = await writeLexicalInfo(conn, ctx.workDir, { nextDoc, baseDocs: e.baseDocs, basePostings: e.basePostings, deltaPostings: Number(deltaPostings) })
   ctx.progress.info(`postings delta written (${seconds()})`)
-  const tfParts = [tf.replaced, tf.delta].map((f) => path.relative(ctx.workDir, f))
   return {
-    outputs: [LEXICAL_DOCS, LEXICAL_TERMS, LEXICAL_POSTINGS, LEXICAL_POSTINGS_DELTA, LEXICAL_INFO, LEXICAL_TERM_COUNTS, ...tfParts],
+    outputs: [LEXICAL_DOCS, LEXICAL_TERMS, LEXICAL_POSTINGS, LEXICAL_POSTINGS_DELTA, LEXICAL_INFO, LEXICAL_TERM_COUNTS, ...tf.deltaFiles],
     linked: [LEXICAL_POSTINGS, LEXICAL_TERM_COUNTS],
     rowCounts: { lexical_docs: info.documents, lexical_terms: info.terms },
     notes: [

@@ -15,8 +15,12 @@ export interface EarlierTermCounts {
   readonly info: Partial<LexicalInfo>
   /** The earlier term counts (doc, term, tf) as a relation, through their delta where they have one. */
   readonly termCounts: string
-  /** Application → its posting id, text hash and length (in stems) there. */
-  readonly byApp: ReadonlyMap<string, { readonly doc: number; readonly hash: string; readonly len: number }>
+}
+
+export interface EarlierDocument {
+  readonly doc: number
+  readonly hash: string
+  readonly len: number
 }
 
 /**
@@ -31,8 +35,17 @@ export const earlierTermCounts = async (conn: DuckDBConnection, previous: { read
     .readFile(path.join(previous.dir, LEXICAL_INFO), "utf8")
     .then((t) => JSON.parse(t) as Partial<LexicalInfo>)
     .catch(() => ({}) as Partial<LexicalInfo>)
-  const byApp = new Map<string, { doc: number; hash: string; len: number }>()
-  const result = await conn.stream(`SELECT doc, app_num, text_hash, len FROM read_parquet(${sqlString(path.join(previous.dir, LEXICAL_DOCS))})`)
+  return { dir: previous.dir, info, termCounts: await tableRelation(conn, file) } satisfies EarlierTermCounts
+}
+
+/**
+ * Application → its earlier posting id, text hash and length (in stems): of every application, or of
+ * those in `only` (a relation with one column `k`: a night's listed keys, not a million documents).
+ */
+export const earlierDocuments = async (conn: DuckDBConnection, earlier: EarlierTermCounts, only?: string) => {
+  const byApp = new Map<string, EarlierDocument>()
+  const docs = `read_parquet(${sqlString(path.join(earlier.dir, LEXICAL_DOCS))})`
+  const result = await conn.stream(`SELECT doc, app_num, text_hash, len FROM ${docs}${only ? ` WHERE app_num IN (SELECT k FROM ${only})` : ""}`)
   for await (const chunk of result.yieldRowsJs()) for (const [doc, app, hash, len] of chunk as [number, string, string, number][]) byApp.set(app, { doc, hash, len })
-  return { dir: previous.dir, info, termCounts: await tableRelation(conn, file), byApp } satisfies EarlierTermCounts
+  return byApp
 }

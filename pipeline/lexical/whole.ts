@@ -16,7 +16,7 @@ import { textHash } from "../stages/text-hash.ts"
 import { appendDocument } from "./append.ts"
 import { INDEXED, lexicalNotes, writeLexicalInfo } from "./info.ts"
 import { writePostings } from "./postings.ts"
-import type { EarlierTermCounts } from "./reuse.ts"
+import { earlierDocuments, type EarlierTermCounts } from "./reuse.ts"
 
 /** Per term in term order: documents, offset of its postings, and no delta. */
 const TERMS_OF_TF = `
@@ -41,6 +41,7 @@ export const writeWhole = async (
   let reusedCount = 0
   let textsRead = 0
   let unlisted = 0
+  const earlierDocs = earlier ? await earlierDocuments(conn, earlier) : undefined
   await withTables(ctx.workDir, async (src) => {
     // A night's change lists name the applications whose title or abstract may differ: only theirs are read.
     const listed = changed ? await rowsOfListed<[string, string | null, string | null]>(src, changed, INDEXED, "app_num", ["applications"]) : undefined
@@ -66,7 +67,7 @@ export const writeWhole = async (
           const r = listed.get(app)
           if (!r) {
             // Unlisted: the title and abstract its earlier counts were taken from (none: it had no terms there).
-            const before = earlier!.byApp.get(app)
+            const before = earlierDocs!.get(app)
             if (before) takeOver(app, before)
             unlisted++
             continue
@@ -77,7 +78,7 @@ export const writeWhole = async (
         const text = `${title ?? ""}\n${abstract ?? ""}`.trim()
         if (!text) continue
         const hash = textHash(text)
-        const before = earlier?.byApp.get(app)
+        const before = earlierDocs?.get(app)
         if (before && before.hash === hash) {
           takeOver(app, before)
           continue

@@ -20,6 +20,7 @@ import { tableRelation } from "../../core/artifacts/table-delta.ts"
 import { type ChangedKeys, changedSince, ingestChanges } from "../ingest/changes.ts"
 import { tableDeltaLimit } from "../ingest/merge.ts"
 import { writeEntityTable } from "../stages/entity-delta.ts"
+import { withLinkedOutputs } from "../stages/take-over.ts"
 import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { sqlString, withTables } from "../stages/tables.ts"
 import { stopwatch } from "../stages/stopwatch.ts"
@@ -96,7 +97,7 @@ export const prosecutionStage: Stage = {
         await fs.mkdir(path.join(ctx.workDir, "prosecution"), { recursive: true })
         const out = (rel: string) => path.join(ctx.workDir, rel)
         // withTables spills into a folder of its own under the build's staging folder, removed after.
-        return withTables(ctx.workDir, async (conn) => {
+        const result = await withTables(ctx.workDir, async (conn) => {
           await conn.run(`SET preserve_insertion_order = false`)
           const notes: string[] = []
           const missing = await ensureInputTables(conn)
@@ -133,8 +134,11 @@ export const prosecutionStage: Stage = {
             notes.push("facts of every application computed")
           }
           await conn.run(asOfSql)
-          await conn.run(appStatsSql(await tableRelation(conn, out(applicationFactsOutputs.application_facts.file))))
-          await conn.run(`CREATE OR REPLACE TEMP VIEW application_events AS SELECT * FROM ${await tableRelation(conn, out(applicationFactsOutputs.application_events.file))}`)
+          // Every application's facts and events: a night's through the files just written (the
+          // earlier base, less the replaced, plus the delta); a whole computation's still in memory.
+          const all = async (o: (typeof applicationFactsOutputs)[keyof typeof applicationFactsOutputs]) => (changed ? await tableRelation(conn, out(o.file)) : o.table)
+          await conn.run(appStatsSql(await all(applicationFactsOutputs.application_facts)))
+          await conn.run(`CREATE OR REPLACE TEMP VIEW application_events AS SELECT * FROM ${await all(applicationFactsOutputs.application_events)}`)
           ctx.progress.info(`application facts computed (${seconds()})`)
 
           const cpcRows = await writeCpcRouting(conn, out(prosecutionOutputs.cpc_routing))
@@ -151,12 +155,10 @@ export const prosecutionStage: Stage = {
             outputs: [...Object.values(prosecutionOutputs), ...Object.values(applicationFactsOutputs).map((o) => o.file), ...deltaFiles],
             rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows, application_facts: factRows, application_events: eventRows },
             notes,
-            linkedOutputs: Object.fromEntries(linked.flatMap((rel) => {
-              const o = earlier?.record.outputs.find((r) => r.path === rel)
-              return o ? [[rel, o]] : []
-            }))
+            linked
           }
         })
+        return withLinkedOutputs(result, ctx.previous?.record)
       })
     )
 }
