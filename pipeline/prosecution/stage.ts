@@ -10,7 +10,9 @@
  *                                top_art_unit_probability, entropy, distribution LIST<STRUCT{au, count, probability}>
  *   art_unit_profiles.parquet    art_unit, technology_center, title, title_source, description, keywords (JSON),
  *                                cpc_codes (JSON), examiners (JSON roster), examiner_count, statistics (JSON or null)
- *   examiner_statistics.parquet  examiner_id, full_name, art_unit, technology_center, one JSON column per SPEC 2.9 section
+ *   examiner_statistics.parquet  examiner_id, full_name, art_unit, technology_center, one JSON column per SPEC 2.9 section,
+ *                                section_sizes (JSON: each withheld section's size) and top_codes (the ten largest document codes)
+ *   examiner_inputs.parquet      examiner_id, applications_hash: what a night compares to rebuild only changed examiners' lists
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { Effect } from "effect"
@@ -27,7 +29,7 @@ import { stopwatch } from "../stages/stopwatch.ts"
 import { aggregateBy } from "./aggregates.ts"
 import { writeArtUnitProfiles } from "./art-units.ts"
 import { writeCpcRouting } from "./cpc-routing.sql.ts"
-import { writeExaminerStatistics } from "./examiners.ts"
+import { examinerInputsFile, writeExaminerStatistics } from "./examiners.ts"
 import { appStatsSql, asOfSql, factsSql } from "./facts.sql.ts"
 import { ensureInputTables } from "./inputs.ts"
 
@@ -146,14 +148,23 @@ export const prosecutionStage: Stage = {
           const artUnitAggregates = new Map((await aggregateBy(conn, "art_unit")).map((a) => [a.key, a]))
           const auRows = await writeArtUnitProfiles(conn, out(prosecutionOutputs.art_unit_profiles), artUnitAggregates)
           ctx.progress.info(`art units: ${auRows} (${seconds()})`)
-          const ex = await writeExaminerStatistics(conn, out(prosecutionOutputs.examiner_statistics), artUnitAggregates)
+          // A night builds the heavy sections (lists of applications) again only for examiners whose applications changed.
+          const earlierExaminers =
+            changed && (await fs.access(path.join(earlier!.dir, examinerInputsFile)).then(() => true, () => false))
+              ? { statistics: path.join(earlier!.dir, prosecutionOutputs.examiner_statistics), inputs: path.join(earlier!.dir, examinerInputsFile), affected: "affected" }
+              : undefined
+          const ex = await writeExaminerStatistics(conn, out(prosecutionOutputs.examiner_statistics), artUnitAggregates, earlierExaminers)
           ctx.progress.info(`examiners: ${ex.rows} (${ex.withStatistics} with a PEDS history; ${seconds()})`)
           notes.push(`${ex.withStatistics} of ${ex.rows} examiners have applications with a PEDS history`)
-          const [[factRows, eventRows]] = (await conn.runAndReadAll(`SELECT (SELECT count(*) FROM app_stats)::INTEGER, (SELECT count(*) FROM application_events)::INTEGER`)).getRowsJS() as [number, number][]
+          if (ex.heavyBuilt !== undefined)
+            notes.push(`application lists and document codes of ${ex.heavyBuilt} examiners built again (their applications changed), the others' taken over from ${path.basename(earlier!.dir)}`)
+          const [[factRows, eventRows, inputRows]] = (
+            await conn.runAndReadAll(`SELECT (SELECT count(*) FROM app_stats)::INTEGER, (SELECT count(*) FROM application_events)::INTEGER, (SELECT count(*) FROM examiner_inputs)::INTEGER`)
+          ).getRowsJS() as [number, number, number][]
 
           return {
-            outputs: [...Object.values(prosecutionOutputs), ...Object.values(applicationFactsOutputs).map((o) => o.file), ...deltaFiles],
-            rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows, application_facts: factRows, application_events: eventRows },
+            outputs: [...Object.values(prosecutionOutputs), examinerInputsFile, ...Object.values(applicationFactsOutputs).map((o) => o.file), ...deltaFiles],
+            rowCounts: { cpc_routing: cpcRows, art_unit_profiles: auRows, examiner_statistics: ex.rows, examiner_inputs: inputRows, application_facts: factRows, application_events: eventRows },
             notes,
             linked
           }

@@ -187,6 +187,11 @@ describe("a nightly build under the pinned encoder", () => {
     // Prosecution facts of the listed applications only, beside the first night's; the statistics equal the full computation's.
     expect(notes(next.manifest, "prosecution")).toMatch(/facts of [1-9]\d* applications computed again \(ingest's change lists\), the others' taken over from .*: deltas beside the earlier files/)
     expect(notes(scratch.manifest, "prosecution")).toMatch(/facts of every application computed/)
+    // Only the examiners whose applications changed get their application lists built again.
+    const rebuilt = /application lists and document codes of (\d+) examiners built again/.exec(notes(next.manifest, "prosecution"))
+    const examiners = /of (\d+) examiners have applications/.exec(notes(next.manifest, "prosecution"))
+    expect(Number(rebuilt?.[1])).toBeGreaterThan(0)
+    expect(Number(rebuilt?.[1])).toBeLessThan(Number(examiners?.[1]))
     const facts = (dir: string) => rowsOf((conn) => tableRelation(conn, path.join(dir, "prosecution", "application_facts.parquet")), "app_num AS key, *")
     expect(await facts(next.versionDir)).toEqual(await facts(scratch.versionDir))
     for (const f of ["cpc_routing", "art_unit_profiles", "examiner_statistics"]) {

@@ -117,7 +117,7 @@ afterAll(async () => {
 
 describe("prosecution stage on a hand-counted corpus", () => {
   it("reports its outputs with row counts named after the files", () => {
-    const files = ["application_events", "application_facts", "art_unit_profiles", "cpc_routing", "examiner_statistics"]
+    const files = ["application_events", "application_facts", "art_unit_profiles", "cpc_routing", "examiner_inputs", "examiner_statistics"]
     expect([...result.outputs].sort()).toEqual(files.map((f) => `prosecution/${f}.parquet`))
     expect(Object.keys(result.rowCounts).sort()).toEqual(files)
     // One row of facts per application of the corpus, whichever examiner.
