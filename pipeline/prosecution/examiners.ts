@@ -49,7 +49,9 @@ const heavySql = (only?: string) => `
     SELECT examiner_id, list(struct_pack(app_num, rces, first_rce_date, rces_before_allowance, disposition) ORDER BY app_num) AS l
     FROM s WHERE rces > 0 GROUP BY examiner_id),
   codes AS (
-    SELECT s.examiner_id, coalesce(ev.code, '(none)') AS code, any_value(ev.description) AS description, any_value(ev.milestone) AS milestone,
+    -- PEDS sources spell one code's description differently ("Entity Status …", "ENTITY STATUS …"): max, not
+    -- any_value, so the pick does not depend on the order rows were read in (a night reads them through deltas).
+    SELECT s.examiner_id, coalesce(ev.code, '(none)') AS code, max(ev.description) AS description, max(ev.milestone) AS milestone,
       count(*) AS count, count(DISTINCT ev.app_num) AS applications
     FROM s JOIN application_events ev USING (app_num) GROUP BY 1, 2),
   dc AS (
@@ -67,27 +69,36 @@ const heavySql = (only?: string) => `
 /** The heavy sections listed in SQL, in the order heavySql gives them. */
 const sqlHeavySections = ["rejection_analysis", "applications_with_interviews", "applications_with_rcex", "document_code_breakdown"] as const
 
+/** The facts the heavy sections show or select by, beside app_num and examiner_id: what the inputs hash covers. */
+const heavyColumns = [
+  "n_events", "filing_date", "first_action_date", "first_action_kind", "non_final", "final", "restrictions", "quayle", "advisory",
+  "rejection_documents", "r101", "r102", "r103", "r112", "rdp", "disposition", "disposal_date", "interviews", "interviews_applicant",
+  "interviews_examiner", "first_interview_date", "interviews_before_disposal", "rces", "first_rce_date", "rces_before_allowance"
+]
+
 /**
- * Per examiner, a hash of the application facts its SQL-built heavy sections are made of (an
- * XOR of row hashes, so order does not matter): a night compares it with the earlier version's to
- * build those sections again only for the examiners whose applications changed.
+ * Per examiner, a hash of the facts its SQL-built heavy sections are made of (an XOR of row
+ * hashes, so order does not matter): a night compares it with the earlier version's to build those
+ * sections again only for the examiners whose applications changed in what the sections show (a
+ * grant's claims or a new title change an application's facts, not its examiner's lists).
  */
 export const examinerInputsFile = "prosecution/examiner_inputs.parquet"
-const examinerInputsSql = `SELECT examiner_id, bit_xor(hash(s)) AS applications_hash FROM (${heavyInputs()}) s GROUP BY examiner_id`
+const examinerInputsSql = `SELECT examiner_id, bit_xor(hash(app_num, ${heavyColumns.join(", ")})) AS applications_hash FROM (${heavyInputs()}) s GROUP BY examiner_id`
 
-/** A night's take-over: the earlier version's statistics and inputs, and the applications whose facts or events were computed again. */
+/** A night's take-over: the earlier version's statistics and inputs, and the applications whose PEDS events changed. */
 export interface EarlierExaminers {
   readonly statistics: string
   readonly inputs: string
-  /** A relation with column k: the applications computed again. */
-  readonly affected: string
+  /** A relation with column k: the applications ingest listed as having other events (undefined: none). */
+  readonly eventsChanged: string | undefined
 }
 
 /**
  * The heavy sections of every examiner as relation `examiner_heavy`: built for all, or in a night
  * only for the examiners whose inputs hash differs from the earlier version's or who have an
- * application computed again (its events may differ with its facts unchanged), the others' taken
- * over from the earlier version's file. Returns how many were built.
+ * analysed application whose events changed (its code counts may differ with its facts unchanged;
+ * one whose events all went changed its facts), the others' taken over from the earlier version's
+ * file. Returns how many were built.
  */
 const heavySectionsOf = async (conn: DuckDBConnection, earlier: EarlierExaminers | undefined) => {
   await conn.run(`CREATE OR REPLACE TEMP TABLE examiner_inputs AS ${examinerInputsSql}`)
@@ -95,11 +106,14 @@ const heavySectionsOf = async (conn: DuckDBConnection, earlier: EarlierExaminers
     await conn.run(`CREATE OR REPLACE TEMP TABLE examiner_heavy AS ${heavySql()}`)
     return undefined
   }
+  const eventsChanged = earlier.eventsChanged ? [`SELECT examiner_id FROM (${heavyInputs()}) WHERE app_num IN (SELECT k FROM ${earlier.eventsChanged})`] : []
   await conn.run(`CREATE OR REPLACE TEMP TABLE examiners_built AS
-    SELECT coalesce(n.examiner_id, e.examiner_id) AS examiner_id
-    FROM examiner_inputs n FULL JOIN read_parquet(${sqlString(earlier.inputs)}) e USING (examiner_id)
-    WHERE n.applications_hash IS DISTINCT FROM e.applications_hash
-    UNION SELECT examiner_id FROM app_stats WHERE examiner_id IS NOT NULL AND app_num IN (SELECT k FROM ${earlier.affected})`)
+    ${[
+      `SELECT coalesce(n.examiner_id, e.examiner_id) AS examiner_id
+       FROM examiner_inputs n FULL JOIN read_parquet(${sqlString(earlier.inputs)}) e USING (examiner_id)
+       WHERE n.applications_hash IS DISTINCT FROM e.applications_hash`,
+      ...eventsChanged
+    ].join(" UNION ")}`)
   const size = (s: string) => `(section_sizes->>'${s}')::BIGINT AS ${s}_size`
   await conn.run(`CREATE OR REPLACE TEMP TABLE examiner_heavy AS
     ${heavySql("examiners_built")}

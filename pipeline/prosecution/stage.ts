@@ -151,7 +151,11 @@ export const prosecutionStage: Stage = {
           // A night builds the heavy sections (lists of applications) again only for examiners whose applications changed.
           const earlierExaminers =
             changed && (await fs.access(path.join(earlier!.dir, examinerInputsFile)).then(() => true, () => false))
-              ? { statistics: path.join(earlier!.dir, prosecutionOutputs.examiner_statistics), inputs: path.join(earlier!.dir, examinerInputsFile), affected: "affected" }
+              ? {
+                  statistics: path.join(earlier!.dir, prosecutionOutputs.examiner_statistics),
+                  inputs: path.join(earlier!.dir, examinerInputsFile),
+                  eventsChanged: changed.lists.prosecution_events ? `read_parquet(${sqlString(changed.lists.prosecution_events)})` : undefined
+                }
               : undefined
           const ex = await writeExaminerStatistics(conn, out(prosecutionOutputs.examiner_statistics), artUnitAggregates, earlierExaminers)
           ctx.progress.info(`examiners: ${ex.rows} (${ex.withStatistics} with a PEDS history; ${seconds()})`)

@@ -48,6 +48,9 @@ const ADDED = "uspto/grants/patentsview-ipg070102.small.xml.gz"
 /** Rewritten the next night (same path, another file's content). */
 const CHANGED = "uspto/grants/patentsview-ipg080101.small.xml.gz"
 const CHANGED_TO = "uspto/grants/patentsview-ipg090106.small.xml.gz"
+/** PEDS histories: the first night's (art units 2855–2865), and the next night's across 237 art units. */
+const FIRST_PEDS = "peds/uva-seed-set-examinations.json.gz"
+const ADDED_PEDS = "peds/patent-client-peds-apps.json.gz"
 
 let tmp: string
 
@@ -97,9 +100,10 @@ describe("a nightly build under the pinned encoder", () => {
 
   beforeAll(async () => {
     corpus = path.join(tmp, "corpus")
-    for (const rel of FIRST_NIGHT) await copyInto(corpus, rel)
+    for (const rel of [...FIRST_NIGHT, FIRST_PEDS]) await copyInto(corpus, rel)
     first = await build(corpus, "nightly", {}, "served")
     await copyInto(corpus, ADDED)
+    await copyInto(corpus, ADDED_PEDS)
     await copyInto(corpus, CHANGED, CHANGED_TO)
     // The drift limit is raised: this corpus grows by far more than a tenth in one night.
     // So is the index's extension limit, for the same reason: the graph of the first night is extended.
@@ -187,7 +191,7 @@ describe("a nightly build under the pinned encoder", () => {
     // Prosecution facts of the listed applications only, beside the first night's; the statistics equal the full computation's.
     expect(notes(next.manifest, "prosecution")).toMatch(/facts of [1-9]\d* applications computed again \(ingest's change lists\), the others' taken over from .*: deltas beside the earlier files/)
     expect(notes(scratch.manifest, "prosecution")).toMatch(/facts of every application computed/)
-    // Only the examiners whose applications changed get their application lists built again.
+    // Only the examiners whose applications changed (the next night's PEDS histories) get their application lists built again.
     const rebuilt = /application lists and document codes of (\d+) examiners built again/.exec(notes(next.manifest, "prosecution"))
     const examiners = /of (\d+) examiners have applications/.exec(notes(next.manifest, "prosecution"))
     expect(Number(rebuilt?.[1])).toBeGreaterThan(0)
