@@ -19,7 +19,8 @@ import type { IndexInfo } from "../../core/index/hnsw.ts"
 import { readLabels } from "../../core/index/labels.ts"
 import type { Progress } from "../stages/progress.ts"
 import { type EarlierIndex, extendIndex } from "./build-index.ts"
-import { indexWithRecall, MIN_RECALL, measureServedRecall, type QuantizationChoice } from "./quantization.ts"
+import { type ExactAnswers, exactAnswers, indexWithRecall, MIN_RECALL, PROBE_DEPTH, type QuantizationChoice, recallAgainst } from "./quantization.ts"
+import { probeAfterNight, readProbe } from "./recall-probe.ts"
 
 /**
  * Share of the rows whose removal (since the last full build) or addition makes a fresh graph the
@@ -45,6 +46,8 @@ export interface IndexOutcome {
   readonly labels: Uint32Array | undefined
   readonly removedSinceBuild: number
   readonly extendedFrom: string | undefined
+  /** The exact answers the recall was measured against, keyed by graph label (index/recall-probe.json). */
+  readonly probe: ExactAnswers
   readonly note: string
 }
 
@@ -59,8 +62,8 @@ export const indexForBuild = async (
 ): Promise<IndexOutcome> => {
   const n = unitRows.length / dims
   const fresh = (why: string): IndexOutcome => {
-    const { built, choice, indexRecallAt10 } = indexWithRecall(unitRows, dims, progress)
-    return { built, choice, indexRecallAt10, labels: undefined, removedSinceBuild: 0, extendedFrom: undefined, note: `graph built over all ${n} vectors (${why})` }
+    const { built, choice, indexRecallAt10, probe } = indexWithRecall(unitRows, dims, progress)
+    return { built, choice, indexRecallAt10, labels: undefined, removedSinceBuild: 0, extendedFrom: undefined, probe, note: `graph built over all ${n} vectors (${why})` }
   }
   const earlier = earlierDir ? await earlierIndex(earlierDir) : undefined
   if (!earlier) return fresh(earlierDir ? "the earlier version has no graph to extend" : "no earlier version")
@@ -86,8 +89,13 @@ export const indexForBuild = async (
   if (removedSinceBuild > limit * n) return fresh(`${removedSinceBuild} rows removed since the last full build, over ${limit} of ${n}`)
   if (added.length > limit * n) return fresh(`${added.length} new vectors, over ${limit} of ${n}`)
   const built = extendIndex(earlier, unitRows, labels, removed, added)
-  const recall = measureServedRecall(built.served, unitRows, dims)
-  progress.info(`recall@10 vs exact of the extended index over all ${n} vectors, ${earlier.info.quantization} re-scored: ${recall.toFixed(3)}`)
+  // The earlier graph's exact answers brought up to date, rather than an exact search over every row.
+  const earlierProbe = await readProbe(path.join(earlierDir!, "index"), dims)
+  const night = earlierProbe ? probeAfterNight(earlierProbe, unitRows, dims, labels, new Set(removed), added, K) : undefined
+  const probe = night?.answers ?? relabelled(exactAnswers(unitRows, dims, undefined, PROBE_DEPTH), labels)
+  const recall = recallAgainst(built.served, probe, dims, K, (row) => labels[row]!)
+  const how = night ? `the earlier probe's exact answers updated${night.searchedAgain ? `, ${night.searchedAgain} queries searched again` : ""}` : "exact search over every row"
+  progress.info(`recall@10 vs exact of the extended index over all ${n} vectors, ${earlier.info.quantization} re-scored: ${recall.toFixed(3)} (${how})`)
   if (recall < MIN_RECALL) return fresh(`the extended graph's recall@10 ${recall.toFixed(3)} fell below ${MIN_RECALL}`)
   const version = path.basename(earlierDir!)
   const choice: QuantizationChoice = {
@@ -103,9 +111,15 @@ export const indexForBuild = async (
     labels,
     removedSinceBuild,
     extendedFrom: version,
+    probe,
     note: `graph of ${version} extended: ${added.length} added, ${removed.length} removed (${removedSinceBuild} since its last full build)`
   }
 }
+
+const K = 10
+
+/** Exact answers keyed by row, keyed by those rows' labels instead. */
+const relabelled = (answers: ExactAnswers, labels: Uint32Array): ExactAnswers => ({ ...answers, keys: answers.keys.map((row) => (row >= 0 ? labels[row]! : -1)) })
 
 /** The earlier version's graph when it can be extended: b1 or vector quantization recorded, its row count known. */
 const earlierIndex = async (versionDir: string): Promise<(EarlierIndex & { readonly info: RecordedIndex }) | undefined> => {

@@ -78,23 +78,51 @@ export const exactTopK = (unitRows: Float32Array, dims: number, queries: Float32
 }
 
 /**
- * recall@k of a served index against exact cosine search over the same unit vectors, with
- * queries spread over the rows. Identical texts make the exact top k ambiguous, so a result
- * counts as a hit when it is in the exact top k or scores at least the exact k-th best.
+ * Exact answers to a fixed set of query vectors: for each, the `depth` nearest keys by cosine
+ * distance (ascending, ties to the smaller key), row-major. Keys are rows of the vectors they were
+ * computed over, or graph labels once a night keeps them (recall-probe.ts).
  */
+export interface ExactAnswers {
+  readonly count: number
+  readonly depth: number
+  readonly queries: Float32Array
+  readonly keys: Float64Array
+  readonly distances: Float64Array
+}
+
+/** Exact top `depth` of every (n / queries)-th row over all rows. */
+export const exactAnswers = (unitRows: Float32Array, dims: number, queries = QUERIES, depth = K): ExactAnswers => {
+  const picked = queryRows(unitRows, dims, queries)
+  const exact = exactTopK(unitRows, dims, picked.block, depth)
+  return { count: picked.count, depth, queries: picked.block, ...exact }
+}
+
+/**
+ * recall@k of a served index against exact answers. Identical texts make the exact top k
+ * ambiguous, so a result counts as a hit when it is in the exact top k or scores at least the
+ * exact k-th best. `keyOf` turns a row the index returns into the answers' key (identity: rows).
+ */
+export const recallAgainst = (index: ServedIndex, exact: ExactAnswers, dims: number, k = K, keyOf: (row: number) => number = (r) => r) => {
+  let hits = 0
+  let asked = 0
+  for (let q = 0; q < exact.count; q++) {
+    const at = q * exact.depth
+    const known = exact.keys.subarray(at, at + k).filter((key) => key >= 0)
+    if (known.length === 0) continue
+    const inExact = new Set(Array.from(known))
+    const kth = exact.distances[at + known.length - 1]
+    const found = index.search(exact.queries.subarray(q * dims, (q + 1) * dims), known.length, 1)
+    for (let i = 0; i < found.keys.length; i++) if (inExact.has(keyOf(Number(found.keys[i]))) || found.distances[i] <= kth + 1e-6) hits++
+    asked += known.length
+  }
+  return asked ? hits / asked : 1
+}
+
+/** recall@k of a served index against exact cosine search over the same unit vectors, with queries spread over the rows. */
 export const measureServedRecall = (index: ServedIndex, unitRows: Float32Array, dims: number, queries = QUERIES, k = K) => {
   const n = unitRows.length / dims
   if (n <= k) return 1
-  const picked = queryRows(unitRows, dims, queries)
-  const exact = exactTopK(unitRows, dims, picked.block, k)
-  let hits = 0
-  for (let q = 0; q < picked.count; q++) {
-    const inExact = new Set(Array.from(exact.keys.subarray(q * k, (q + 1) * k)))
-    const kth = exact.distances[q * k + k - 1]
-    const found = index.search(picked.block.subarray(q * dims, (q + 1) * dims), k, 1)
-    for (let i = 0; i < found.keys.length; i++) if (inExact.has(Number(found.keys[i])) || found.distances[i] <= kth + 1e-6) hits++
-  }
-  return picked.count ? hits / (picked.count * k) : 1
+  return recallAgainst(index, exactAnswers(unitRows, dims, queries, k), dims, k)
 }
 
 /** End-to-end recall@10 of `quantization` on these unit vectors (an index is built to measure it). */
@@ -124,11 +152,19 @@ const chooseOnSample = (unitRows: Float32Array, dims: number, progress?: Progres
 export const chooseQuantization = (unitRows: Float32Array, dims: number, progress?: Progress): QuantizationChoice =>
   chooseOnSample(unitRows, dims, progress).choice
 
+/**
+ * How deep the exact answers kept beside a graph go (index/recall-probe.json): past k, so that a
+ * night whose removals reach into a query's top k still knows the next ones (recall-probe.ts).
+ */
+export const PROBE_DEPTH = 2 * K
+
 export interface IndexWithRecall {
   readonly built: ReturnType<typeof buildIndex>
   readonly choice: QuantizationChoice
   /** End-to-end recall@10 of the index over every vector (the sample's figure when the sample is everything). */
   readonly indexRecallAt10: number
+  /** The exact answers the recall over every vector was measured against, keyed by row (= the fresh graph's label). */
+  readonly probe: ExactAnswers
 }
 
 /**
@@ -141,16 +177,18 @@ export const indexWithRecall = (unitRows: Float32Array, dims: number, progress?:
   const n = unitRows.length / dims
   const sampled = chooseOnSample(unitRows, dims, progress)
   const { choice } = sampled
-  if (choice.sampleSize === n) return { built: sampled.built, choice, indexRecallAt10: choice.recallAt10[choice.quantization]! }
+  // One exact pass over every row, kept for the nights that extend this graph.
+  const probe = exactAnswers(unitRows, dims, QUERIES, PROBE_DEPTH)
+  if (choice.sampleSize === n) return { built: sampled.built, choice, indexRecallAt10: choice.recallAt10[choice.quantization]!, probe }
   let form: Form = choice.quantization
   for (;;) {
     const built = buildIndex(unitRows, dims, form)
-    const recall = measureServedRecall(built.served, unitRows, dims)
+    const recall = recallAgainst(built.served, probe, dims)
     progress?.info(`recall@10 vs exact of the index over all ${n} vectors, ${form} re-scored: ${recall.toFixed(3)}`)
     const wider = ORDER[ORDER.indexOf(form) + 1]
     if (recall >= MIN_RECALL || !wider) {
       const kept = form === choice.quantization ? choice : { ...choice, quantization: form, reason: `${choice.reason}; over all ${n} vectors ${choice.quantization} fell below ${MIN_RECALL}: ${form} (${recall.toFixed(3)})` }
-      return { built, choice: kept, indexRecallAt10: recall }
+      return { built, choice: kept, indexRecallAt10: recall, probe }
     }
     form = wider
   }

@@ -19,6 +19,8 @@
  *   index/index.json       dims, count, quantization, connectivity, the b1 codes' rotation, the
  *                          recall measurements behind the choice (on a sample of at most 20,000)
  *                          and indexRecallAt10, the recall of the index over every vector
+ *   index/recall-probe.json  200 query vectors with their exact nearest labels: what the recall is
+ *                          measured against, brought up to date by a night (recall-probe.ts)
  *   index/labels.u32       only when the earlier version's graph was extended rather than rebuilt
  *                          (nightly-index.ts): the graph's label of each row (core/index/labels.ts)
  *
@@ -50,6 +52,7 @@ import { earlierVectors, textHash } from "./reuse.ts"
 import { applicationTexts } from "./texts.ts"
 import { changedSince, ingestChanges } from "../ingest/changes.ts"
 import { extendLimit, indexForBuild } from "./nightly-index.ts"
+import { RECALL_PROBE, writeProbe } from "./recall-probe.ts"
 import { writeEmbeddings } from "./embeddings.ts"
 import { tableDeltaLimit } from "../ingest/merge.ts"
 import { withLinkedOutputs } from "../stages/take-over.ts"
@@ -283,6 +286,7 @@ const embedApplications = async (
   const { raw, info } = built
   raw.save(path.join(ctx.workDir, embedOutputs.index.path))
   if (labels) writeLabels(dir, labels)
+  await writeProbe(dir, graph.probe, dims)
   await writeVectorFile(path.join(ctx.workDir, embedOutputs.vectorFile.path), unitRows)
   ctx.progress.info(`index and vectors.f32 written (${seconds()})`)
   // metric is what readers get (cosine, re-scored); a b1 index ranks its candidates by Hamming distance.
@@ -291,7 +295,7 @@ const embedApplications = async (
     JSON.stringify({ ...info, metric: "cos", expansionSearch: HNSW_EXPANSION_SEARCH, ...choice, indexRecallAt10, removedSinceBuild, ...(extendedFrom ? { extendedFrom } : {}) }, null, 2)
   )
   return {
-    outputs: [...Object.values(embedOutputs).map((o) => o.path), ...(labels ? [`index/${LABEL_FILE}`] : []), ...embeddings!.outputs],
+    outputs: [...Object.values(embedOutputs).map((o) => o.path), `index/${RECALL_PROBE}`, ...(labels ? [`index/${LABEL_FILE}`] : []), ...embeddings!.outputs],
     linked: embeddings!.linked,
     rowCounts: { vectors: key },
     notes: [
