@@ -10,8 +10,6 @@ import { RecordFileKind } from "../../core/serving/records.ts"
 import { RECORDS } from "../../core/serving/names.ts"
 import { heavySections, variantArtUnitSql } from "../../core/prosecution/sections.ts"
 
-/** One statistics row per examiner, the same one for both examiner record files. */
-const examinerRows = `(SELECT * FROM examiner_statistics QUALIFY row_number() OVER (PARTITION BY examiner_id ORDER BY full_name, art_unit) = 1)`
 
 export interface RecordSpec {
   readonly name: string
@@ -172,7 +170,9 @@ export const recordSpecs: ReadonlyArray<RecordSpec> = [
     kind: RecordFileKind.Keyed,
     tables: ["examiner_statistics"],
     grouped: false,
-    select: `SELECT examiner_id AS k, ${heavySections.join(", ")} FROM ${examinerRows} s WHERE examiner_id IS NOT NULL`,
+    // The prosecution stage writes one row per examiner (examiners.ts): no window over these
+    // columns, which hold every examiner's lists of applications (hundreds of megabytes at 1M).
+    select: `SELECT examiner_id AS k, ${heavySections.join(", ")} FROM examiner_statistics WHERE examiner_id IS NOT NULL`,
     order: "k"
   },
   {
