@@ -7,7 +7,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
+import { tableFilesOf, tableRelation } from "../../core/artifacts/table-delta.ts"
 import { heavySections } from "../../core/prosecution/sections.ts"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { startPriorArt, type PriorArtFixture } from "../prior-art/support.ts"
@@ -23,7 +23,8 @@ const picks = async () => {
   const db = await DuckDBInstance.create(":memory:")
   const c = await db.connect()
   try {
-    for (const f of await parquetFilesOf(versionDir)) await c.run(`CREATE VIEW ${path.basename(f, ".parquet")} AS SELECT * FROM read_parquet(${sqlString(path.join(versionDir, f))})`)
+    // Each table as it reads, with a night's delta where the version has one.
+    for (const f of await tableFilesOf(versionDir)) await c.run(`CREATE VIEW ${path.basename(f, ".parquet")} AS SELECT * FROM ${await tableRelation(c, path.join(versionDir, f))}`)
     const list = async (sql: string) => ((await c.runAndReadAll(sql)).getRowsJS() as unknown[][]).map((r) => String(r[0]))
     return {
       withClaims: await list(`SELECT DISTINCT app_num FROM claims ORDER BY app_num LIMIT 25`),
