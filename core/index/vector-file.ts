@@ -91,42 +91,33 @@ export class VectorRows {
 }
 
 /**
- * Rows of a vectors.f32 file read in increasing key order through a window: a build walks the
- * applications in the order the earlier build wrote them, so every byte is read once, and memory
- * stays one window however large the earlier version.
+ * An earlier version's vectors.f32 read in runs of rows straight into a build's matrix: a night
+ * keeps almost every row, so the take-over is a few long reads rather than a read per row.
  */
-export class SequentialRows {
-  private window = new Float32Array(0)
-  private first = 0
+export class VectorFileReader {
   private constructor(
     private readonly handle: fs.FileHandle,
     private readonly dims: number,
-    private readonly count: number,
-    private readonly windowRows: number
+    private readonly count: number
   ) {}
 
-  static async open(file: string, dims: number, count: number): Promise<SequentialRows | undefined> {
+  /** Undefined when the file is missing or its size disagrees with dims × count. */
+  static async open(file: string, dims: number, count: number): Promise<VectorFileReader | undefined> {
     const stat = await fs.stat(file).catch(() => undefined)
     if (!stat || stat.size !== dims * count * 4) return undefined
-    return new SequentialRows(await fs.open(file, "r"), dims, count, Math.max(1, Math.floor((16 << 20) / (dims * 4))))
+    return new VectorFileReader(await fs.open(file, "r"), dims, count)
   }
 
-  /** The unit vector of `key` (a view valid until the next call). */
-  async row(key: number): Promise<Float32Array> {
-    const rows = this.window.length / this.dims
-    if (key < this.first || key >= this.first + rows) {
-      const n = Math.min(this.windowRows, this.count - key)
-      const window = new Float32Array(n * this.dims)
-      const bytes = new Uint8Array(window.buffer)
-      for (let at = 0; at < bytes.length; ) {
-        const { bytesRead } = await this.handle.read(bytes, at, bytes.length - at, key * this.dims * 4 + at)
-        if (bytesRead === 0) throw new Error(`vectors.f32 ended before key ${key}`)
-        at += bytesRead
-      }
-      this.window = window
-      this.first = key
+  /** Rows `first` … `first + count − 1` read straight into `into` from row `at` on: the file's rows, not a copy. */
+  async copyRows(first: number, count: number, into: Float32Array, at: number): Promise<void> {
+    if (first < 0 || count < 0 || first + count > this.count) throw new RangeError(`rows ${first}…${first + count - 1} outside the file's ${this.count}`)
+    const bytes = new Uint8Array(into.buffer, into.byteOffset + at * this.dims * 4, count * this.dims * 4)
+    // In slices: one read call takes at most 2 GB.
+    for (let done = 0; done < bytes.length; ) {
+      const { bytesRead } = await this.handle.read(bytes, done, Math.min(bytes.length - done, 1 << 30), first * this.dims * 4 + done)
+      if (bytesRead === 0) throw new Error(`vectors.f32 ended before row ${first + count - 1}`)
+      done += bytesRead
     }
-    return this.window.subarray((key - this.first) * this.dims, (key - this.first + 1) * this.dims)
   }
 
   close() {

@@ -8,17 +8,16 @@ import type { DuckDBConnection } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { filesUnder, sha256OfFile } from "../../core/artifacts/files.ts"
-import { SequentialRows, vectorFilePath } from "../../core/index/vector-file.ts"
+import { VectorFileReader, vectorFilePath } from "../../core/index/vector-file.ts"
 import { encoderFolder } from "../encoder/save.ts"
 import { sqlString } from "../stages/tables.ts"
 
 export { textHash } from "../stages/text-hash.ts"
 
 export interface EarlierVectors {
+  /** Its vectors.parquet: each application's key and text hash there (applicationTexts joins it). */
   readonly parquet: string
-  /** Application → its key and text hash there. */
-  readonly byApp: ReadonlyMap<string, { readonly key: number; readonly hash: string }>
-  readonly rows: SequentialRows
+  readonly rows: VectorFileReader
 }
 
 /** Whether a vectors.parquet says which text each vector encodes (versions before text_hash do not). */
@@ -51,10 +50,6 @@ export const earlierVectors = async (conn: DuckDBConnection, versionDir: string 
     .catch(() => undefined)
   if (!info || info.dims !== dims || !(await sameEncoder(versionDir, workDir))) return undefined
   if (!(await hasTextHash(conn, parquet))) return undefined
-  const rows = await SequentialRows.open(vectorFilePath(versionDir), dims, info.count)
-  if (!rows) return undefined
-  const byApp = new Map<string, { key: number; hash: string }>()
-  const result = await conn.stream(`SELECT key, app_num, text_hash FROM read_parquet(${sqlString(parquet)})`)
-  for await (const chunk of result.yieldRowsJs()) for (const [key, app, hash] of chunk as [number, string, string][]) byApp.set(app, { key, hash })
-  return { parquet, byApp, rows }
+  const rows = await VectorFileReader.open(vectorFilePath(versionDir), dims, info.count)
+  return rows ? { parquet, rows } : undefined
 }

@@ -29,7 +29,7 @@
  * embed-coordinator.ts); their vectors come back through BUILD_STORE and are placed exactly where
  * this process's own encoding puts them, in the order the batches were sent.
  */
-import { ARRAY, DuckDBArrayValue, DuckDBDataChunk, FLOAT, INTEGER, VARCHAR } from "@duckdb/node-api"
+import { ARRAY, type DuckDBConnection, DuckDBArrayValue, DuckDBDataChunk, FLOAT, INTEGER, VARCHAR } from "@duckdb/node-api"
 import { Cause, ConfigError, Effect, Exit, Option, Runtime } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -48,7 +48,7 @@ import { closeStageDatabase, openStageDatabase, spillDirOf, stageMemoryLimit } f
 import { stopwatch } from "../stages/stopwatch.ts"
 import { encoderModel } from "../encoder/save.ts"
 import { embedOutputs } from "./outputs.ts"
-import { earlierVectors, textHash } from "./reuse.ts"
+import { type EarlierVectors, earlierVectors, textHash } from "./reuse.ts"
 import { applicationTexts } from "./texts.ts"
 import { changedSince, ingestChanges } from "../ingest/changes.ts"
 import { extendLimit, indexForBuild } from "./nightly-index.ts"
@@ -126,6 +126,33 @@ export const embedStage: Stage = {
     )
 }
 
+/**
+ * The vectors taken over: copied from the earlier vectors.f32 in runs of consecutive rows (a night
+ * keeps almost every row, so a few long reads), and recorded in table `reused` (key, app_num,
+ * text_hash, earlier_key) from the earlier vectors.parquet.
+ */
+const takeOverRows = async (out: DuckDBConnection, earlier: EarlierVectors, matrix: Float32Array, rows: Int32Array, from: Int32Array) => {
+  for (let i = 0; i < rows.length; ) {
+    let j = i + 1
+    while (j < rows.length && rows[j] === rows[j - 1]! + 1 && from[j] === from[j - 1]! + 1) j++
+    await earlier.rows.copyRows(from[i]!, j - i, matrix, rows[i]!)
+    i = j
+  }
+  await out.run(`CREATE TEMP TABLE taken (key INTEGER, earlier_key INTEGER)`)
+  const taken = await out.createAppender("taken")
+  // A chunk at a time: two million appender calls cost more than the copy.
+  for (let at = 0; at < rows.length; at += 2048) {
+    const end = Math.min(rows.length, at + 2048)
+    const chunk = DuckDBDataChunk.create([INTEGER, INTEGER], end - at)
+    chunk.setColumns([Array.from(rows.subarray(at, end)), Array.from(from.subarray(at, end))])
+    taken.appendDataChunk(chunk)
+  }
+  taken.flushSync()
+  taken.closeSync()
+  await out.run(`INSERT INTO reused SELECT t.key, e.app_num, e.text_hash, t.earlier_key
+    FROM taken t JOIN read_parquet(${sqlString(earlier.parquet)}) e ON e.key = t.earlier_key`)
+}
+
 const embedApplications = async (
   ctx: StageContext,
   dims: number,
@@ -150,7 +177,6 @@ const embedApplications = async (
   await out.run(`CREATE TABLE reused (key INTEGER, app_num VARCHAR, text_hash VARCHAR, earlier_key INTEGER)`)
   const appender = await out.createAppender("v")
   const rowTypes = [INTEGER, VARCHAR, ARRAY(FLOAT, dims), VARCHAR]
-  const reusedAppender = await out.createAppender("reused")
   // Under a pinned encoder the earlier version's vectors of unchanged texts are taken over.
   const earlier = await earlierVectors(out, ctx.previous?.dir, ctx.workDir, dims)
   // All unit vectors stay in one buffer: the index is built in a single multi-threaded add. It is
@@ -159,6 +185,9 @@ const embedApplications = async (
   let matrix = new Float32Array(0)
   // The earlier row each row's vector was taken over from (−1: encoded now): what extends the earlier graph.
   let origin = new Int32Array(0)
+  // The rows taken over and their earlier rows, in row order: copied in runs once the walk is done.
+  let takenRows = new Int32Array(0)
+  let takenFrom = new Int32Array(0)
   let key = 0
   let withoutText = 0
   let designOrPlant = 0
@@ -171,6 +200,8 @@ const embedApplications = async (
       const count = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
       matrix = new Float32Array(count * dims)
       origin = new Int32Array(count)
+      takenRows = new Int32Array(count)
+      takenFrom = new Int32Array(count)
       // Texts to encode, with the key each will have: keys follow application order whether a
       // vector is new or taken over.
       type Batch = { key: number; app_num: string; text: string; hash: string }[]
@@ -209,20 +240,16 @@ const embedApplications = async (
         batch = []
         while (sent.length >= encoding.inFlight) await place(sent.shift()!)
       }
-      /** The earlier row's vector becomes row k's. */
-      const takeOver = async (k: number, app_num: string, before: { readonly key: number; readonly hash: string }) => {
-        matrix.set(await earlier!.rows.row(before.key), k * dims)
+      /** The earlier row's vector becomes row k's (copied after the walk). */
+      const takeOver = (k: number, before: { readonly key: number }) => {
         origin[k] = before.key
-        reusedAppender.appendInteger(k)
-        reusedAppender.appendVarchar(app_num)
-        reusedAppender.appendVarchar(before.hash)
-        reusedAppender.appendInteger(before.key)
-        reusedAppender.endRow()
+        takenRows[reusedCount] = k
+        takenFrom[reusedCount] = before.key
         reusedCount++
       }
       // Ingest's change lists against the version the vectors come from: only listed applications' texts are read.
       const changed = earlier ? await changedSince(ctx.outputOf(ingestChanges), ctx.previous?.dir, ["applications", "claims"]) : undefined
-      for await (const a of applicationTexts(conn, changed)) {
+      for await (const a of applicationTexts(conn, changed, earlier?.parquet)) {
         applications++
         if (a.read) textsRead++
         if (isUnindexedDocType(a.docType)) {
@@ -231,8 +258,7 @@ const embedApplications = async (
         }
         if (!a.read) {
           // Not listed: its title, abstract and first claim are those the earlier vector was encoded from.
-          const before = earlier!.byApp.get(a.app_num)
-          if (before) await takeOver(key++, a.app_num, before)
+          if (a.before) takeOver(key++, a.before)
           else withoutText++ // it had no text there, and its rows did not change
           continue
         }
@@ -244,9 +270,8 @@ const embedApplications = async (
         const hash = textHash(text)
         const k = key++
         origin[k] = -1
-        const before = earlier?.byApp.get(a.app_num)
-        if (before && before.hash === hash) {
-          await takeOver(k, a.app_num, before)
+        if (a.before && a.before.hash === hash) {
+          takeOver(k, a.before)
           continue
         }
         batch.push({ key: k, app_num: a.app_num, text, hash })
@@ -257,8 +282,7 @@ const embedApplications = async (
     }, { memoryLimit: stageMemoryLimit(1 / 2) })
     appender.flushSync()
     appender.closeSync()
-    reusedAppender.flushSync()
-    reusedAppender.closeSync()
+    if (earlier && reusedCount > 0) await takeOverRows(out, earlier, matrix, takenRows.subarray(0, reusedCount), takenFrom.subarray(0, reusedCount))
     ctx.progress.info(`texts of ${textsRead} of ${applications} applications read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
     // The tables' database is closed: the whole budget for writing the vectors.
     await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)

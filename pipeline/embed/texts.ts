@@ -9,10 +9,13 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { type ChangedKeys, rowsOfListed } from "../ingest/changes.ts"
+import { sqlString } from "../stages/tables.ts"
 
 export interface ApplicationText {
   readonly app_num: string
   readonly docType: string | null
+  /** Its key and text hash in the earlier version's vectors, where it had one there (`earlier` given). */
+  readonly before?: { readonly key: number; readonly hash: string }
   /** False for an application the change lists leave out: its texts were not read. */
   readonly read: boolean
   readonly title?: string | null
@@ -25,20 +28,30 @@ const TEXTS = `SELECT a.app_num, a.title, a.abstract, c.text AS first_claim, a.d
 
 type TextRow = [string, string | null, string | null, string | null, string | null]
 
-export async function* applicationTexts(conn: DuckDBConnection, changed?: ChangedKeys): AsyncGenerator<ApplicationText> {
+/**
+ * `earlier`: the earlier version's vectors.parquet, joined here so each application comes with its
+ * earlier key and text hash (a map of a million application numbers cost more than the join).
+ */
+export async function* applicationTexts(conn: DuckDBConnection, changed?: ChangedKeys, earlier?: string): AsyncGenerator<ApplicationText> {
+  const join = (alias: string) => (earlier ? `LEFT JOIN read_parquet(${sqlString(earlier)}) e ON e.app_num = ${alias}.app_num` : "")
+  const beforeColumns = earlier ? "e.key, e.text_hash" : "NULL, NULL"
+  const before = (key: number | null, hash: string | null) => (key === null || hash === null ? {} : { before: { key, hash } })
   const texts = changed ? await rowsOfListed<TextRow>(conn, changed, TEXTS, "app_num", ["applications", "claims"]) : undefined
   if (texts) {
-    const numbers = await conn.stream(`SELECT app_num, doc_type FROM applications ORDER BY app_num`)
+    const numbers = await conn.stream(`SELECT a.app_num, a.doc_type, ${beforeColumns} FROM applications a ${join("a")} ORDER BY a.app_num`)
     for await (const chunk of numbers.yieldRowsJs()) {
-      for (const [app_num, docType] of chunk as [string, string | null][]) {
+      for (const [app_num, docType, key, hash] of chunk as [string, string | null, number | null, string | null][]) {
         const t = texts.get(app_num)
-        yield t ? { app_num, docType, read: true, title: t[1], abstract: t[2], firstClaim: t[3] } : { app_num, docType, read: false }
+        yield t
+          ? { app_num, docType, read: true, title: t[1], abstract: t[2], firstClaim: t[3], ...before(key, hash) }
+          : { app_num, docType, read: false, ...before(key, hash) }
       }
     }
     return
   }
-  const result = await conn.stream(`${TEXTS} ORDER BY a.app_num`)
+  const result = await conn.stream(`SELECT t.*, ${beforeColumns} FROM (${TEXTS}) t ${join("t")} ORDER BY t.app_num`)
   for await (const chunk of result.yieldRowsJs()) {
-    for (const [app_num, title, abstract, firstClaim, docType] of chunk as TextRow[]) yield { app_num, docType, read: true, title, abstract, firstClaim }
+    for (const [app_num, title, abstract, firstClaim, docType, key, hash] of chunk as [...TextRow, number | null, string | null][])
+      yield { app_num, docType, read: true, title, abstract, firstClaim, ...before(key, hash) }
   }
 }
