@@ -21,6 +21,7 @@ import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/C
 import { buildLock, BuildLockError } from "../artifacts/build-lock.ts"
 import { undeclaredRead } from "./outputs.ts"
 import { writeCatalog } from "../../core/artifacts/catalog.ts"
+import { CORPUS_FINGERPRINTS } from "../corpus/fingerprint-cache.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../../core/artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
 import { linkFile } from "../../core/artifacts/files.ts"
@@ -159,7 +160,8 @@ const build = (opts: PipelineOptions) =>
     const store = yield* CorpusStore
     const location = parseCorpusLocation(opts.corpus)
     const root = path.resolve(opts.artifactsRoot)
-    const files = yield* store.list(location)
+    // A local corpus's fingerprints are kept beside the versions: a night hashes only what changed.
+    const files = yield* store.list(location, path.join(root, CORPUS_FINGERPRINTS))
     // Settings are read in the caller's runtime, so a Config provider it sets (tests, benchmarks) counts.
     const settings = yield* Effect.forEach(opts.stages, (s) => s.settings ?? Effect.succeed(undefined))
     const codeVersions = yield* Effect.promise(() =>

@@ -4,6 +4,8 @@
  */
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CorpusStore, parseCorpusLocation } from "../../pipeline/corpus/CorpusStore.ts"
@@ -53,5 +55,39 @@ describe("CorpusStore", () => {
 
   it("names an unreachable bucket in its error", async () => {
     await expect(withStore((s) => s.list(parseCorpusLocation("s3://no-such-bucket/x")))).rejects.toThrow(/s3:\/\/no-such-bucket\/x/)
+  })
+
+  it("hashes a local file again only when it changed, with the fingerprints kept between builds", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "corpus-fingerprints-"))
+    try {
+      const corpus = path.join(dir, "corpus")
+      const cache = path.join(dir, "artifacts", ".corpus-fingerprints.json")
+      await fs.mkdir(path.join(corpus, "uspto"), { recursive: true })
+      await fs.writeFile(path.join(corpus, "uspto", "a.xml"), "<a>first</a>")
+      await fs.writeFile(path.join(corpus, "uspto", "b.xml"), "<b>kept</b>")
+      const listed = async () => Object.fromEntries((await withStore((s) => s.list(parseCorpusLocation(corpus), cache))).map((f) => [f.path, f.fingerprint]))
+      const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`
+      expect(await listed()).toEqual({ "uspto/a.xml": sha("<a>first</a>"), "uspto/b.xml": sha("<b>kept</b>") })
+      // What a file with an unchanged stat gets is the recorded fingerprint, not a new hash: shown by planting one.
+      const stored = JSON.parse(await fs.readFile(cache, "utf8"))
+      stored.files["uspto/b.xml"][1] = "sha256:planted"
+      await fs.writeFile(cache, JSON.stringify(stored))
+      expect((await listed())["uspto/b.xml"]).toBe("sha256:planted")
+      // Rewritten with bytes of the same length, and its modification time put back: the change time still moved.
+      const before = await fs.stat(path.join(corpus, "uspto", "a.xml"))
+      await new Promise((r) => setTimeout(r, 20))
+      await fs.writeFile(path.join(corpus, "uspto", "a.xml"), "<a>again</a>")
+      await fs.utimes(path.join(corpus, "uspto", "a.xml"), before.atime, before.mtime)
+      expect((await listed())["uspto/a.xml"]).toBe(sha("<a>again</a>"))
+      // A file gone drops out of the cache; another corpus folder does not use it.
+      await fs.rm(path.join(corpus, "uspto", "a.xml"))
+      expect(Object.keys(await listed())).toEqual(["uspto/b.xml"])
+      expect(Object.keys(JSON.parse(await fs.readFile(cache, "utf8")).files)).toEqual(["uspto/b.xml"])
+      const other = path.join(dir, "other")
+      await fs.cp(corpus, other, { recursive: true })
+      expect(await withStore((s) => s.list(parseCorpusLocation(other), cache))).toEqual([{ path: "uspto/b.xml", size: 11, fingerprint: sha("<b>kept</b>") }])
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true })
+    }
   })
 })
