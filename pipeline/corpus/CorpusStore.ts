@@ -15,7 +15,6 @@ import { createGunzip } from "node:zlib"
 import { makeS3Client, S3Settings } from "../../core/artifacts/s3.ts"
 import type { CorpusFile } from "../../core/corpus/reader.ts"
 import { sha256OfFile } from "../stages/fingerprint.ts"
-import { openFingerprintCache } from "./fingerprint-cache.ts"
 
 export class CorpusUnreadable extends Data.TaggedError("CorpusUnreadable")<{
   readonly location: string
@@ -79,26 +78,23 @@ export class CorpusStore extends Effect.Service<CorpusStore>()("CorpusStore", {
     const s3 = () => (client ??= makeS3Client(settings))
 
     /**
-     * Every object with its fingerprint. `fingerprints`: a local folder's fingerprints are kept in
-     * this file between builds, so only new and changed files are hashed (fingerprint-cache.ts).
+     * Every object with its fingerprint. `localFingerprint`: how a local file's is had (default:
+     * the SHA-256 of its bytes; the build passes one that remembers them, fingerprint-cache.ts,
+     * kept out of this module because the code that reads objects imports it).
      */
-    const list = (loc: CorpusLocation, fingerprints?: string) =>
+    const list = (loc: CorpusLocation, localFingerprint: (full: string, rel: string) => Promise<string> = async (full) => `sha256:${await sha256OfFile(full)}`) =>
       Effect.tryPromise({
         try: async (): Promise<CorpusObject[]> => {
           if (loc._tag === "Local") {
             const st = await fs.stat(loc.root)
             if (!st.isDirectory()) throw new Error("not a directory")
-            const cache = fingerprints ? await openFingerprintCache(fingerprints, loc.root) : undefined
             const out: CorpusObject[] = []
             for await (const full of walk(loc.root)) {
               const rel = toPosix(path.relative(loc.root, full))
               if (!isCorpusData(rel)) continue
-              const s = await fs.stat(full, { bigint: true })
-              const fingerprint = cache?.known(rel, s) ?? `sha256:${await sha256OfFile(full)}`
-              cache?.record(rel, s, fingerprint)
-              out.push({ path: rel, size: Number(s.size), fingerprint })
+              const s = await fs.stat(full)
+              out.push({ path: rel, size: s.size, fingerprint: await localFingerprint(full, rel) })
             }
-            await cache?.save()
             return out
           }
           const out: CorpusObject[] = []

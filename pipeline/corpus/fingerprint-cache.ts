@@ -12,6 +12,7 @@
 import type { BigIntStats } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { sha256OfFile } from "../stages/fingerprint.ts"
 
 /** The cache's name in the artifacts root. */
 export const CORPUS_FINGERPRINTS = ".corpus-fingerprints.json"
@@ -24,9 +25,8 @@ interface Stored {
 }
 
 export interface FingerprintCache {
-  /** The fingerprint recorded for `rel` with this stat, or undefined (new or changed since). */
-  readonly known: (rel: string, stat: BigIntStats) => string | undefined
-  readonly record: (rel: string, stat: BigIntStats, fingerprint: string) => void
+  /** A file's fingerprint: the one recorded for it while its stat is unchanged, else the SHA-256 of its bytes (then recorded). */
+  readonly fingerprintOf: (full: string, rel: string) => Promise<string>
   /** Writes what was recorded this time (files gone from the corpus drop out); a failure only loses the cache. */
   readonly save: () => Promise<void>
 }
@@ -41,12 +41,12 @@ export const openFingerprintCache = async (file: string, root: string): Promise<
   const before = stored?.root === root && stored.files && typeof stored.files === "object" ? stored.files : {}
   const now: Record<string, readonly [string, string]> = {}
   return {
-    known: (rel, stat) => {
+    fingerprintOf: async (full, rel) => {
+      const key = statKey(await fs.stat(full, { bigint: true }))
       const entry = Object.hasOwn(before, rel) ? before[rel] : undefined
-      return Array.isArray(entry) && entry[0] === statKey(stat) && typeof entry[1] === "string" ? entry[1] : undefined
-    },
-    record: (rel, stat, fingerprint) => {
-      now[rel] = [statKey(stat), fingerprint]
+      const fingerprint = Array.isArray(entry) && entry[0] === key && typeof entry[1] === "string" ? entry[1] : `sha256:${await sha256OfFile(full)}`
+      now[rel] = [key, fingerprint]
+      return fingerprint
     },
     save: async () => {
       const tmp = `${file}.${process.pid}.tmp`

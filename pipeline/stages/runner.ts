@@ -21,7 +21,7 @@ import { CorpusStore, parseCorpusLocation, type CorpusObject } from "../corpus/C
 import { buildLock, BuildLockError } from "../artifacts/build-lock.ts"
 import { undeclaredRead } from "./outputs.ts"
 import { writeCatalog } from "../../core/artifacts/catalog.ts"
-import { CORPUS_FINGERPRINTS } from "../corpus/fingerprint-cache.ts"
+import { CORPUS_FINGERPRINTS, openFingerprintCache } from "../corpus/fingerprint-cache.ts"
 import { currentVersionDir, partialDirOf, pruneVersions, readManifest, switchCurrent } from "../../core/artifacts/versions.ts"
 import { codeVersionOf, sha256, sha256OfFile } from "./fingerprint.ts"
 import { linkFile } from "../../core/artifacts/files.ts"
@@ -161,7 +161,9 @@ const build = (opts: PipelineOptions) =>
     const location = parseCorpusLocation(opts.corpus)
     const root = path.resolve(opts.artifactsRoot)
     // A local corpus's fingerprints are kept beside the versions: a night hashes only what changed.
-    const files = yield* store.list(location, path.join(root, CORPUS_FINGERPRINTS))
+    const fingerprints = location._tag === "Local" ? yield* Effect.promise(() => openFingerprintCache(path.join(root, CORPUS_FINGERPRINTS), location.root)) : undefined
+    const files = yield* store.list(location, fingerprints?.fingerprintOf)
+    if (fingerprints) yield* Effect.promise(() => fingerprints.save())
     // Settings are read in the caller's runtime, so a Config provider it sets (tests, benchmarks) counts.
     const settings = yield* Effect.forEach(opts.stages, (s) => s.settings ?? Effect.succeed(undefined))
     const codeVersions = yield* Effect.promise(() =>

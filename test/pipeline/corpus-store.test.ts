@@ -9,6 +9,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CorpusStore, parseCorpusLocation } from "../../pipeline/corpus/CorpusStore.ts"
+import { openFingerprintCache } from "../../pipeline/corpus/fingerprint-cache.ts"
 import { startLocalS3, uploadFolder, type LocalS3 } from "../support/s3.ts"
 
 const sample = path.resolve("pipeline/sample-corpus")
@@ -65,7 +66,14 @@ describe("CorpusStore", () => {
       await fs.mkdir(path.join(corpus, "uspto"), { recursive: true })
       await fs.writeFile(path.join(corpus, "uspto", "a.xml"), "<a>first</a>")
       await fs.writeFile(path.join(corpus, "uspto", "b.xml"), "<b>kept</b>")
-      const listed = async () => Object.fromEntries((await withStore((s) => s.list(parseCorpusLocation(corpus), cache))).map((f) => [f.path, f.fingerprint]))
+      // As a build lists its corpus: the fingerprints kept in the artifacts root, saved after.
+      const listFrom = async (folder: string) => {
+        const fingerprints = await openFingerprintCache(cache, folder)
+        const files = await withStore((s) => s.list(parseCorpusLocation(folder), fingerprints.fingerprintOf))
+        await fingerprints.save()
+        return files
+      }
+      const listed = async () => Object.fromEntries((await listFrom(corpus)).map((f) => [f.path, f.fingerprint]))
       const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`
       expect(await listed()).toEqual({ "uspto/a.xml": sha("<a>first</a>"), "uspto/b.xml": sha("<b>kept</b>") })
       // What a file with an unchanged stat gets is the recorded fingerprint, not a new hash: shown by planting one.
@@ -85,7 +93,7 @@ describe("CorpusStore", () => {
       expect(Object.keys(JSON.parse(await fs.readFile(cache, "utf8")).files)).toEqual(["uspto/b.xml"])
       const other = path.join(dir, "other")
       await fs.cp(corpus, other, { recursive: true })
-      expect(await withStore((s) => s.list(parseCorpusLocation(other), cache))).toEqual([{ path: "uspto/b.xml", size: 11, fingerprint: sha("<b>kept</b>") }])
+      expect(await listFrom(other)).toEqual([{ path: "uspto/b.xml", size: 11, fingerprint: sha("<b>kept</b>") }])
     } finally {
       await fs.rm(dir, { recursive: true, force: true })
     }
