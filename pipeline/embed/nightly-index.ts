@@ -19,7 +19,7 @@ import type { IndexInfo } from "../../core/index/hnsw.ts"
 import { readLabels } from "../../core/index/labels.ts"
 import type { Progress } from "../stages/progress.ts"
 import { type EarlierIndex, extendIndex } from "./build-index.ts"
-import { type ExactAnswers, exactAnswers, indexWithRecall, MIN_RECALL, PROBE_DEPTH, type QuantizationChoice, recallAgainst } from "./quantization.ts"
+import { type ExactAnswers, exactAnswers, indexWithRecall, K, MIN_RECALL, PROBE_DEPTH, type QuantizationChoice, recallAgainst } from "./quantization.ts"
 import { probeAfterNight, readProbe } from "./recall-probe.ts"
 
 /**
@@ -115,8 +115,6 @@ export const indexForBuild = async (
     note: `graph of ${version} extended: ${added.length} added, ${removed.length} removed (${removedSinceBuild} since its last full build)`
   }
 }
-
-const K = 10
 
 /** Exact answers keyed by row, keyed by those rows' labels instead. */
 const relabelled = (answers: ExactAnswers, labels: Uint32Array): ExactAnswers => ({ ...answers, keys: answers.keys.map((row) => (row >= 0 ? labels[row]! : -1)) })

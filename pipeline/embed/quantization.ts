@@ -15,7 +15,8 @@ import { buildIndex } from "./build-index.ts"
 
 const SAMPLE = 20_000
 const QUERIES = 200
-const K = 10
+/** The recall measured is recall@K. */
+export const K = 10
 export const MIN_RECALL = 0.95
 const ORDER = ["b1", "i8", "f16"] as const
 const COMPACT = ["b1", "i8"] as const

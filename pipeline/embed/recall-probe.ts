@@ -25,8 +25,8 @@ interface StoredProbe {
   readonly queries: ReadonlyArray<{ readonly vector: ReadonlyArray<number>; readonly labels: ReadonlyArray<number>; readonly distances: ReadonlyArray<number> }>
 }
 
-/** Writes the probe with its keys as graph labels (`labelOf`: a key as the answers hold it → its label). */
-export const writeProbe = async (indexDir: string, probe: ExactAnswers, dims: number, labelOf: (key: number) => number = (k) => k) => {
+/** Writes the probe (its keys are graph labels). */
+export const writeProbe = async (indexDir: string, probe: ExactAnswers, dims: number) => {
   const stored: StoredProbe = {
     dims,
     depth: probe.depth,
@@ -35,7 +35,7 @@ export const writeProbe = async (indexDir: string, probe: ExactAnswers, dims: nu
       const keys = Array.from(probe.keys.subarray(at, at + probe.depth)).filter((k) => k >= 0)
       return {
         vector: Array.from(probe.queries.subarray(q * dims, (q + 1) * dims)),
-        labels: keys.map(labelOf),
+        labels: keys,
         distances: Array.from(probe.distances.subarray(at, at + keys.length))
       }
     })
@@ -77,37 +77,46 @@ export const probeAfterNight = (
   const fromAdded = perQuery > 0 ? exactSearchBatch(addedBlock, queries, dims, perQuery) : undefined
   const keys = new Float64Array(count * depth).fill(-1)
   const distances = new Float64Array(count * depth).fill(Infinity)
-  let searchedAgain = 0
   const rows = unitRows.length / dims
+  const set = (q: number, list: ReadonlyArray<{ label: number; distance: number }>) =>
+    list.forEach((e, i) => {
+      keys[q * depth + i] = e.label
+      distances[q * depth + i] = e.distance
+    })
+  // Queries left with too few answers to know their k nearest: searched again over every row, together.
+  const again: number[] = []
   for (let q = 0; q < count; q++) {
     const before = earlier.queries[q]!
     const kept: Array<{ label: number; distance: number }> = []
     before.labels.forEach((label, i) => {
       if (!removed.has(label)) kept.push({ label, distance: before.distances[i]! })
     })
-    let list: Array<{ label: number; distance: number }>
     if (kept.length < Math.min(k, rows)) {
-      // Too few left to know the k nearest: this query alone over every row.
-      searchedAgain++
-      const exact = exactTopK(unitRows, dims, queries.subarray(q * dims, (q + 1) * dims), depth)
-      list = Array.from(exact.keys)
-        .map((row, i) => ({ label: row >= 0 ? labels[row]! : -1, distance: exact.distances[i]! }))
-        .filter((e) => e.label >= 0)
-    } else {
-      const merged = [...kept]
-      if (fromAdded) {
-        for (let j = 0; j < fromAdded.counts[q]!; j++) {
-          const row = added[Number(fromAdded.keys[q * perQuery + j])]!
-          merged.push({ label: labels[row]!, distance: fromAdded.distances[q * perQuery + j]! })
-        }
-      }
-      merged.sort((a, b) => a.distance - b.distance || a.label - b.label)
-      list = merged.slice(0, kept.length)
+      again.push(q)
+      continue
     }
-    list.forEach((e, i) => {
-      keys[q * depth + i] = e.label
-      distances[q * depth + i] = e.distance
+    if (fromAdded) {
+      for (let j = 0; j < fromAdded.counts[q]!; j++) {
+        const row = added[Number(fromAdded.keys[q * perQuery + j])]!
+        kept.push({ label: labels[row]!, distance: fromAdded.distances[q * perQuery + j]! })
+      }
+    }
+    const survivors = kept.length - (fromAdded?.counts[q] ?? 0)
+    set(q, kept.sort((a, b) => a.distance - b.distance || a.label - b.label).slice(0, survivors))
+  }
+  if (again.length > 0) {
+    const block = new Float32Array(again.length * dims)
+    again.forEach((q, i) => block.set(queries.subarray(q * dims, (q + 1) * dims), i * dims))
+    const exact = exactTopK(unitRows, dims, block, depth)
+    again.forEach((q, i) => {
+      const list: Array<{ label: number; distance: number }> = []
+      for (let j = 0; j < depth; j++) {
+        const row = exact.keys[i * depth + j]!
+        if (row >= 0) list.push({ label: labels[row]!, distance: exact.distances[i * depth + j]! })
+      }
+      set(q, list)
     })
   }
+  const searchedAgain = again.length
   return { answers: { count, depth, queries, keys, distances }, searchedAgain }
 }
