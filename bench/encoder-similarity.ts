@@ -25,15 +25,17 @@ import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder
 import { DEFAULT_SUBWORD_WEIGHT, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { tokenizePatentText } from "../core/text/tokenize.ts"
 import { sqlString } from "../core/artifacts/files.ts"
-import { isHeldOutCpcSymbol, mainGroupOf } from "../pipeline/encoder/held-out.ts"
+import { applyAlignment, cpcAlignment, defaultAlignmentOptions, schemePairs } from "../pipeline/encoder/cpc-alignment.ts"
+import { heldOutSplit, isHeldOutCpcSymbol, mainGroupOf } from "../pipeline/encoder/held-out.ts"
 import { trainEncoder } from "../pipeline/encoder/stage.ts"
+import { defaultSubwordTrainingOptions } from "../pipeline/encoder/subword-train.ts"
 import type { Progress } from "../pipeline/stages/progress.ts"
 import { printTable, writeResult } from "./report.ts"
 
 const { values } = parseArgs({
   options: {
     artifacts: { type: "string", default: ".tmp/test-artifacts/current" },
-    pairs: { type: "string", default: "4000" },
+    pairs: { type: "string", default: "8000" },
     fasttext: { type: "string", default: "{}" },
     "no-write": { type: "boolean", default: false }
   }
@@ -80,12 +82,14 @@ interface Pair {
   readonly a: string
   readonly b: string
   readonly grade: number
+  readonly split: "dev" | "test"
 }
 interface Triplet {
   readonly anchor: string
   readonly positive: string
   readonly negative: string
   readonly hard: boolean
+  readonly split: "dev" | "test"
 }
 
 const buildTasks = (scheme: ReadonlyArray<CpcEntry>) => {
@@ -136,13 +140,14 @@ const buildTasks = (scheme: ReadonlyArray<CpcEntry>) => {
     )
     const cousin = otherGroupSameSubclass(e)
     const far = otherSection(e.section)
-    if (graded[3].length < perGrade) graded[3].push(rnd() < 0.5 || siblings.length === 0 ? { a: e.title, b: parent.title, grade: 3 } : { a: e.title, b: pick(siblings).title, grade: 3 })
-    if (graded[2].length < perGrade && group.length > 0) graded[2].push({ a: e.title, b: pick(group).title, grade: 2 })
-    if (graded[1].length < perGrade && cousin) graded[1].push({ a: e.title, b: cousin.title, grade: 1 })
-    if (graded[0].length < perGrade) graded[0].push({ a: e.title, b: far.title, grade: 0 })
+    const split = heldOutSplit(e.symbol)!
+    if (graded[3].length < perGrade) graded[3].push(rnd() < 0.5 || siblings.length === 0 ? { a: e.title, b: parent.title, grade: 3, split } : { a: e.title, b: pick(siblings).title, grade: 3, split })
+    if (graded[2].length < perGrade && group.length > 0) graded[2].push({ a: e.title, b: pick(group).title, grade: 2, split })
+    if (graded[1].length < perGrade && cousin) graded[1].push({ a: e.title, b: cousin.title, grade: 1, split })
+    if (graded[0].length < perGrade) graded[0].push({ a: e.title, b: far.title, grade: 0, split })
     if (triplets.length < PAIRS) {
-      if (cousin) triplets.push({ anchor: e.title, positive: parent.title, negative: cousin.title, hard: true })
-      triplets.push({ anchor: e.title, positive: parent.title, negative: far.title, hard: false })
+      if (cousin) triplets.push({ anchor: e.title, positive: parent.title, negative: cousin.title, hard: true, split })
+      triplets.push({ anchor: e.title, positive: parent.title, negative: far.title, hard: false, split })
     }
   }
   return { pairs: graded.flat(), triplets, heldOutEntries: heldOut.length, heldOutGroups: heldGroups.size }
@@ -186,15 +191,6 @@ const dot = (a: Float32Array, b: Float32Array) => {
   for (let i = 0; i < a.length; i++) s += a[i] * b[i]
   return s
 }
-
-const encoderSimilarity =
-  (encoder: PatentTextEncoder): Similarity =>
-  async (pairs) => {
-    const texts = [...new Set(pairs.flat())]
-    const vectors = await encoder.encode(texts)
-    const at = new Map(texts.map((t, i) => [t, vectors[i]]))
-    return pairs.map(([a, b]) => dot(at.get(a)!, at.get(b)!))
-  }
 
 const jaccardOfStems: Similarity = async (pairs) =>
   pairs.map(([a, b]) => {
@@ -245,64 +241,131 @@ const trigramTfIdf = (corpus: ReadonlyArray<string>): Similarity => {
 const quiet: Progress = { stage: () => {}, tick: () => {}, info: () => {}, done: () => {} }
 
 /** Trains an encoder of one kind on the version's tables in a scratch folder and opens it. */
-const trainedEncoder = async (versionDir: string, kind: "fasttext" | "lsa") => {
+const trainedEncoder = async (versionDir: string, kind: "fasttext" | "lsa", options: object) => {
   const work = path.resolve(".tmp/bench-encoder", kind)
   await fs.rm(work, { recursive: true, force: true })
   await fs.mkdir(work, { recursive: true })
-  await fs.symlink(path.join(versionDir, "tables"), path.join(work, "tables"))
+  // Hard links (a copy across file systems): the stage lists the tables folder's files, and a
+  // symbolic link is neither a file nor a folder to that listing.
+  await fs.mkdir(path.join(work, "tables"))
+  for (const entry of await fs.readdir(path.join(versionDir, "tables"), { withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const from = path.join(versionDir, "tables", entry.name)
+    const to = path.join(work, "tables", entry.name)
+    await fs.link(from, to).catch(() => fs.copyFile(from, to))
+  }
   const started = Date.now()
-  const result = await trainEncoder(kind, work, quiet, JSON.parse(values.fasttext))
+  const result = await trainEncoder(kind, work, quiet, options)
   const seconds = (Date.now() - started) / 1000
   return { encoder: await loadTextEncoder(path.join(work, "encoder")), seconds, notes: result.notes ?? [] }
 }
 
-/** Cosine of the ensemble vectors of two trained encoders at a subword weight `w`. */
-const ensembleSimilarity =
-  (lsa: PatentTextEncoder, subword: PatentTextEncoder, w: number): Similarity =>
+/** Texts → unit vectors. */
+type Embedder = (texts: ReadonlyArray<string>) => Promise<Float32Array[]>
+
+const embedderOf = (encoder: PatentTextEncoder): Embedder => (texts) => encoder.encode([...texts])
+
+const unitVector = (v: Float64Array) => {
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1
+  return Float32Array.from(v, (x) => x / norm)
+}
+
+/**
+ * The unaligned subword vectors through a CPC alignment map: unit(W·v) is what the aligned graph
+ * gives (the map is linear and applied before the text's vector is normalised).
+ */
+const alignedEmbedder = (unaligned: Embedder, w: Float32Array, d: number): Embedder => async (texts) =>
+  (await unaligned(texts)).map((v) => unitVector(applyAlignment(w, v, d)))
+
+/** The ensemble's vectors (ENCODER=ensemble) of two parts at a subword weight `w`. */
+const ensembleEmbedder = (lsa: Embedder, subword: Embedder, w: number): Embedder => async (texts) => {
+  const [l, s] = await Promise.all([lsa(texts), subword(texts)])
+  const scales = [Math.sqrt(1 - w), Math.sqrt(w)]
+  return texts.map((_, i) => joinVectors([l[i], s[i]], scales))
+}
+
+const cosineOf =
+  (embed: Embedder): Similarity =>
   async (pairs) => {
-    const texts = pairs.flatMap(([a, b]) => [a, b])
-    const [l, s] = await Promise.all([lsa.encode(texts), subword.encode(texts)])
-    const scales = [Math.sqrt(1 - w), Math.sqrt(w)]
-    const joined = texts.map((_, i) => joinVectors([l[i], s[i]], scales))
-    return pairs.map((_, i) => {
-      const a = joined[2 * i]
-      const b = joined[2 * i + 1]
-      let dot = 0
-      for (let k = 0; k < a.length; k++) dot += a[k] * b[k]
-      return dot
-    })
+    const texts = [...new Set(pairs.flat())]
+    const vectors = await embed(texts)
+    const at = new Map(texts.map((t, i) => [t, vectors[i]]))
+    return pairs.map(([a, b]) => dot(at.get(a)!, at.get(b)!))
   }
+
+/** Shrinkage values of the alignment tried; the one with the best dev Pearson is reported as chosen. */
+const SHRINKAGES = [0.01, 0.03, 0.1, 0.3, 1]
 
 const main = async () => {
   const versionDir = await fs.realpath(values.artifacts)
   const scheme = await readScheme(versionDir)
   const tasks = buildTasks(scheme)
-  const fasttext = await trainedEncoder(versionDir, "fasttext")
-  const lsa = await trainedEncoder(versionDir, "lsa")
+  const fasttextOptions = JSON.parse(values.fasttext)
+  // Trained once without the alignment; each alignment below is the map of these vectors, which is
+  // exactly what a model trained with that alignment serves (cpc-alignment.ts: the map is linear).
+  const fasttext = await trainedEncoder(versionDir, "fasttext", { ...fasttextOptions, cpcAlignment: false })
+  const lsa = await trainedEncoder(versionDir, "lsa", {})
+  const d = fasttext.encoder.dimensions
+  const unaligned = embedderOf(fasttext.encoder)
+  const lsaVectors = embedderOf(lsa.encoder)
+  // The scheme pairs the encoder stage learns its map from: held-out main groups left out.
+  const training = schemePairs(
+    scheme.filter((e) => !isHeldOutCpcSymbol(e.symbol)),
+    fasttextOptions.alignmentPairs ?? defaultSubwordTrainingOptions.alignmentPairs
+  )
+  const trainingTexts = [...new Set([...training.related.flat(), ...training.unrelated.flat()])]
+  const trainingVectors = new Map((await unaligned(trainingTexts)).map((v, i) => [trainingTexts[i], v]))
+  const vectorPairs = (pairs: ReadonlyArray<readonly [string, string]>) => pairs.map(([a, b]) => [trainingVectors.get(a)!, trainingVectors.get(b)!] as const)
+  const alignmentStarted = Date.now()
+  const maps = SHRINKAGES.map((shrinkage) => ({ shrinkage, w: cpcAlignment({ related: vectorPairs(training.related), unrelated: vectorPairs(training.unrelated) }, d, { shrinkage })! }))
+  const alignmentSeconds = (Date.now() - alignmentStarted) / 1000 / maps.length
+  const defaultShrinkage = defaultAlignmentOptions.shrinkage
+  const aligned = alignedEmbedder(unaligned, maps.find((m) => m.shrinkage === defaultShrinkage)!.w, d)
+
   const methods: Array<[string, Similarity, number | null]> = [
-    ["subword encoder (fastText, ENCODER=fasttext)", encoderSimilarity(fasttext.encoder), fasttext.seconds],
-    ["LSA encoder", encoderSimilarity(lsa.encoder), lsa.seconds],
+    [`subword encoder, CPC-aligned (ENCODER=fasttext, the default alignment: shrinkage ${defaultShrinkage})`, cosineOf(aligned), fasttext.seconds + alignmentSeconds],
+    ...maps.filter((m) => m.shrinkage !== defaultShrinkage).map((m) => [`subword encoder, CPC-aligned, shrinkage ${m.shrinkage}`, cosineOf(alignedEmbedder(unaligned, m.w, d)), null] as [string, Similarity, number | null]),
+    ["subword encoder, not aligned (the default before)", cosineOf(unaligned), fasttext.seconds],
+    ["LSA encoder (ENCODER=lsa)", cosineOf(lsaVectors), lsa.seconds],
     // The ensemble (ENCODER=ensemble) joins exactly these two models' vectors.
     ...[...new Set([0.3, DEFAULT_SUBWORD_WEIGHT, 0.5, 0.7])].sort((a, b) => a - b).map(
-      (w) => [`ensemble, subword weight ${w} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default weight" : ""})`, ensembleSimilarity(lsa.encoder, fasttext.encoder, w), null] as [string, Similarity, number | null]
+      (w) => [`ensemble with the aligned subword part, weight ${w} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default" : ""})`, cosineOf(ensembleEmbedder(lsaVectors, aligned, w)), null] as [string, Similarity, number | null]
     ),
+    [`ensemble with the unaligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT} (the default before)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT)), null],
     ["Jaccard of stems", jaccardOfStems, null],
     ["TF-IDF of character trigrams", trigramTfIdf(scheme.map((e) => e.title)), null]
   ]
-  const grades = tasks.pairs.map((p) => p.grade)
-  const rows = []
+  const short = (t: string) => tokenizePatentText(t).length <= 5
+  const rows: Array<{
+    method: string
+    pearson: number
+    spearman: number
+    pearsonDev: number
+    pearsonShortTitles: number
+    rankingHard: number
+    rankingEasy: number
+    zeroCosineShare: number
+    trainSeconds: number | null
+  }> = []
   for (const [name, similarity, trainSeconds] of methods) {
     const cos = await similarity(tasks.pairs.map((p) => [p.a, p.b] as const))
     const pos = await similarity(tasks.triplets.map((t) => [t.anchor, t.positive] as const))
     const neg = await similarity(tasks.triplets.map((t) => [t.anchor, t.negative] as const))
+    const scored = (split: "dev" | "test", keep: (p: Pair) => boolean = () => true) => {
+      const at = tasks.pairs.map((p, i) => [p, i] as const).filter(([p]) => p.split === split && keep(p))
+      return { pearson: pearson(at.map(([, i]) => cos[i]), at.map(([p]) => p.grade)), spearman: spearman(at.map(([, i]) => cos[i]), at.map(([p]) => p.grade)), pairs: at.length }
+    }
     const accuracy = (hard: boolean) => {
-      const idx = tasks.triplets.map((t, i) => [t, i] as const).filter(([t]) => t.hard === hard)
+      const idx = tasks.triplets.map((t, i) => [t, i] as const).filter(([t]) => t.hard === hard && t.split === "test")
       return idx.filter(([, i]) => pos[i] > neg[i]).length / idx.length
     }
+    const test = scored("test")
     rows.push({
       method: name,
-      pearson: pearson(cos, grades),
-      spearman: spearman(cos, grades),
+      pearson: test.pearson,
+      spearman: test.spearman,
+      pearsonDev: scored("dev").pearson,
+      pearsonShortTitles: scored("test", (p) => short(p.a) && short(p.b)).pearson,
       rankingHard: accuracy(true),
       rankingEasy: accuracy(false),
       zeroCosineShare: cos.filter((c) => c === 0).length / cos.length,
@@ -312,29 +375,38 @@ const main = async () => {
   await fasttext.encoder.close()
   await lsa.encoder.close()
   const f3 = (x: number) => x.toFixed(3)
+  const count = (split: "dev" | "test") => tasks.pairs.filter((p) => p.split === split).length
+  const shortTest = tasks.pairs.filter((p) => p.split === "test" && short(p.a) && short(p.b)).length
   printTable(
-    `Encoder similarity on held-out CPC titles (${tasks.pairs.length} graded pairs, ${tasks.triplets.length} triplets; ${tasks.heldOutGroups} main groups never trained on)`,
+    `Encoder similarity on held-out CPC titles (${tasks.heldOutGroups} main groups never trained on; test half ${count("test")} graded pairs, of them ${shortTest} between titles of at most 5 words; dev half ${count("dev")}, for choosing the alignment's shrinkage only)`,
     rows,
     [
       ["method", (r) => r.method],
       ["Pearson", (r) => f3(r.pearson)],
       ["Spearman", (r) => f3(r.spearman)],
+      ["Pearson, short titles", (r) => f3(r.pearsonShortTitles)],
+      ["Pearson, dev", (r) => f3(r.pearsonDev)],
       ["rank: parent > same-subclass", (r) => f3(r.rankingHard)],
       ["rank: parent > other section", (r) => f3(r.rankingEasy)],
       ["cos = 0", (r) => f3(r.zeroCosineShare)],
       ["train s", (r) => (r.trainSeconds === null ? "" : r.trainSeconds.toFixed(1))]
     ]
   )
+  const bestOnDev = maps
+    .map((m) => ({ shrinkage: m.shrinkage, dev: rows.find((r) => r.method.includes(m.shrinkage === defaultShrinkage ? "the default alignment" : `shrinkage ${m.shrinkage}`))!.pearsonDev }))
+    .sort((p, q) => q.dev - p.dev)[0]
+  process.stdout.write(`alignment learned from ${training.related.length} subgroup/parent pairs and ${training.unrelated.length} random pairs; best shrinkage on the dev half: ${bestOnDev.shrinkage} (the default is ${defaultShrinkage})\n`)
   process.stdout.write(`${fasttext.notes.join("\n")}\n`)
   if (!values["no-write"]) {
     await writeResult("encoder-similarity", {
       machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
       artifacts: versionDir,
-      pairs: tasks.pairs.length,
+      pairs: { test: count("test"), dev: count("dev"), shortTest },
       triplets: tasks.triplets.length,
       heldOutMainGroups: tasks.heldOutGroups,
-      fastTextOptions: JSON.parse(values.fasttext),
+      fastTextOptions: fasttextOptions,
       fastTextTraining: fasttext.notes,
+      alignment: { related: training.related.length, unrelated: training.unrelated.length, defaultShrinkage, bestShrinkageOnDev: bestOnDev.shrinkage },
       methods: rows
     })
   }

@@ -5,11 +5,12 @@
  *   word_piece_rows    int64 [words, pieces]  table rows of each word (input-matrix row + 1; 0 = padding)
  *   word_piece_weights float [words, pieces]  1 / (rows of the word), 0 for padding
  *   → token_embeddings    float [words, D] t = unit(Σ_pieces piece_weight · table[row])   (fastText's word vector, unit length)
- *   → specific_embeddings float [words, D] t − (t·u) u
+ *   → specific_embeddings float [words, D] (t − (t·u) u) Wᵀ
  *
  * table [rows + 1, D] is the input matrix with a zero padding row in front; u is the corpus's
- * common direction (SIF's first principal component; zero leaves t as it is). Norms are clamped
- * below by 1e-12, so padding gives zeros.
+ * common direction (SIF's first principal component; zero leaves t as it is); W is the map learned
+ * from the CPC hierarchy (pipeline/encoder/cpc-alignment.ts), absent from graphs trained without
+ * one (then the identity). Norms are clamped below by 1e-12, so padding gives zeros.
  *
  * A text's vector is unit(Σ_words SIF weight × occurrences × specific_embedding): the runtime
  * (subword-encoder.ts) pools it from the vectors of the text's distinct words, each computed once
@@ -30,16 +31,32 @@ export const subwordGraphFormat = "patent-subword-words/2"
 
 type Tensor = ReturnType<typeof floatTensor>
 
-const wordGraph = (table: Tensor, rows: number, dimensions: number, commonComponent: Float32Array, metadata: Readonly<Record<string, string>>) => {
+/** W row-major (out[r] = Σ_c W[r·D + c] · in[c]) as the [D, D] right operand of a row-vector MatMul: Wᵀ. */
+const alignmentOperand = (w: Float32Array, d: number) => {
+  const t = new Float32Array(d * d)
+  for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) t[c * d + r] = w[r * d + c]
+  return floatTensor("alignment_t", [d, d], t)
+}
+
+const wordGraph = (
+  table: Tensor,
+  rows: number,
+  dimensions: number,
+  commonComponent: Float32Array,
+  metadata: Readonly<Record<string, string>>,
+  alignment: Float32Array | undefined
+) => {
   if (commonComponent.length !== dimensions) throw new Error("common component does not match dimensions")
+  if (alignment && alignment.length !== dimensions * dimensions) throw new Error("alignment map does not match dimensions")
   const { rows: ids, pieceWeights } = subwordInputNames
   const { tokens, specific } = subwordOutputNames
   return encodeOnnxModel({
     name: "patent_subword_encoder",
     doc: "fastText-style skip-gram with character n-grams, trained on the patent corpus: unit word vectors, and the same less the common component (SIF pooling is the runtime's weighted sum)",
-    metadata: { ...metadata, format: subwordGraphFormat, dimensions: String(dimensions), table_rows: String(rows) },
+    metadata: { ...metadata, format: subwordGraphFormat, dimensions: String(dimensions), table_rows: String(rows), ...(alignment ? { alignment: "cpc" } : {}) },
     initializers: [
       table,
+      ...(alignment ? [alignmentOperand(alignment, dimensions)] : []),
       floatTensor("common_component", [1, dimensions], commonComponent),
       floatTensor("epsilon", [], new Float32Array([normEpsilon])),
       int64Tensor("axis_last", [1], [-1]),
@@ -59,7 +76,9 @@ const wordGraph = (table: Tensor, rows: number, dimensions: number, commonCompon
       node("Mul", [tokens, "common_component"], ["tokens_by_common"]),
       node("ReduceSum", ["tokens_by_common", "axis_last"], ["common_weight"], { keepdims: { i: 1 } }),
       node("Mul", ["common_weight", "common_component"], ["common_part"]),
-      node("Sub", [tokens, "common_part"], [specific])
+      ...(alignment
+        ? [node("Sub", [tokens, "common_part"], ["specific_unaligned"]), node("MatMul", ["specific_unaligned", "alignment_t"], [specific])]
+        : [node("Sub", [tokens, "common_part"], [specific])])
     ]
   })
 }
@@ -69,10 +88,11 @@ export const buildSubwordEncoderModel = (
   rows: number,
   dimensions: number,
   commonComponent: Float32Array,
-  metadata: Readonly<Record<string, string>> = {}
+  metadata: Readonly<Record<string, string>> = {},
+  alignment?: Float32Array
 ): Uint8Array => {
   if (table.length !== rows * dimensions) throw new Error("row table does not match rows × dimensions")
-  return wordGraph(floatTensor("row_table", [rows, dimensions], table), rows, dimensions, commonComponent, metadata)
+  return wordGraph(floatTensor("row_table", [rows, dimensions], table), rows, dimensions, commonComponent, metadata, alignment)
 }
 
 /**
@@ -102,5 +122,5 @@ const wordGraphOfLegacyGraph = (model: ReturnType<typeof onnx.ModelProto.decode>
   // A copy: the raw bytes of a decoded tensor need not be 4-byte aligned.
   const commonComponent = new Float32Array(Uint8Array.from(common.rawData).buffer)
   const metadata = Object.fromEntries((model.metadataProps ?? []).map((p) => [p.key ?? "", p.value ?? ""]))
-  return wordGraph(table, rows, dimensions, commonComponent, metadata)
+  return wordGraph(table, rows, dimensions, commonComponent, metadata, undefined)
 }

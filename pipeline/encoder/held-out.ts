@@ -22,3 +22,12 @@ export const isHeldOutCpcSymbol = (symbol: string): boolean => {
   const group = mainGroupOf(symbol)
   return group !== undefined && fnv1a(group) % heldOutShare === 0
 }
+
+/**
+ * The half of the held-out main groups a benchmark may tune on ("dev") and the half it reports on
+ * ("test"), by the next digit of the same hash; undefined for a symbol that is not held out.
+ */
+export const heldOutSplit = (symbol: string): "dev" | "test" | undefined => {
+  if (!isHeldOutCpcSymbol(symbol)) return undefined
+  return Math.floor(fnv1a(mainGroupOf(symbol)!) / heldOutShare) % 2 === 0 ? "dev" : "test"
+}

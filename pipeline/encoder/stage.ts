@@ -11,7 +11,8 @@
  *   fasttext       subword skip-gram over all the patent text the corpus carries: CPC scheme
  *                  titles (each with its parent's title: a subgroup and its parent describe one
  *                  thing), application titles, abstracts, claims, descriptions, MPEP and EPO
- *                  Guidelines text; SIF pooling (subword-train.ts). Better on phrase similarity
+ *                  Guidelines text; SIF pooling; a map learned from the CPC hierarchy's
+ *                  subgroup/parent title pairs (subword-train.ts, cpc-alignment.ts). Better on phrase similarity
  *                  (bench/encoder-similarity.ts), worse than LSA on the sample's held-out
  *                  citations (bench/retrieval.ts).
  *
@@ -28,6 +29,7 @@ import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { readManifest } from "../../core/artifacts/versions.ts"
 import { decidePin, EncoderDrift, EncoderPin, linkEncoder, readTrainedOn, RetrainSetting, TRAINED_FILE, type TrainedOn, vectorDocumentCount } from "./pin.ts"
+import type { SchemeEntry } from "./cpc-alignment.ts"
 import { isHeldOutCpcSymbol } from "./held-out.ts"
 import { encoderFolder, saveLsaEncoder, saveSubwordEncoder } from "./save.ts"
 import type { Progress } from "../stages/progress.ts"
@@ -170,12 +172,20 @@ const collect = async (texts: () => AsyncIterable<string>) => {
   return out
 }
 
+/** The CPC scheme's entries the alignment learns from, without the held-out main groups (none when the corpus has no scheme). */
+export const alignmentScheme = async (conn: DuckDBConnection): Promise<SchemeEntry[]> => {
+  if (!(await tableNames(conn)).has("cpc_scheme")) return []
+  const rows = (await conn.runAndReadAll(`SELECT symbol, title, parent FROM cpc_scheme WHERE title IS NOT NULL ORDER BY symbol`)).getRowsJS() as [string, string, string | null][]
+  return rows.filter(([symbol]) => !isHeldOutCpcSymbol(symbol)).map(([symbol, title, parent]) => ({ symbol, title, parent }))
+}
+
 const trainFastText = (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>, into = encoderFolder) =>
   withTables(workDir, async (conn): Promise<StageResult> => {
     const o = { ...defaultSubwordTrainingOptions, ...options }
     const sources = await trainingSources(conn, o)
     // The common component is measured on a fixed spread of the documents (hash order).
     const documents = await collect(indexedTextsOf(conn, "hash(a.app_num), a.app_num", `LIMIT ${o.commonComponentSample}`))
+    const scheme = o.cpcAlignment ? await alignmentScheme(conn) : []
     let last = 0
     const model = await trainSubwordEncoder(sources, documents, {
       ...options,
@@ -185,14 +195,14 @@ const trainFastText = (workDir: string, progress: Progress, options: Partial<Sub
           last = done
         } else progress.info(`encoder: ${phase} ${done}`)
       }
-    })
+    }, scheme)
     const saved = await saveSubwordEncoder(workDir, model, into)
     const read = Object.entries(model.stats.sources).map(([name, s]) => `${name} ${s.kept}/${s.words}`)
     return {
       outputs: [...saved.files],
       rowCounts: { encoder_vocabulary: model.stats.vocabulary },
       notes: [
-        `fastText skip-gram (subwords ${model.settings.minn}-${model.settings.maxn}, width ${model.settings.dimensions}) on ${model.stats.trainingWords} words × ${model.stats.epochs} epochs (words read per source: ${read.join(", ")}); ${model.stats.vocabulary} words + ${model.settings.bucket} n-gram buckets; trained in ${(model.stats.trainMs / 1000).toFixed(1)} s; model ${saved.modelBytes} bytes`
+        `fastText skip-gram (subwords ${model.settings.minn}-${model.settings.maxn}, width ${model.settings.dimensions}) on ${model.stats.trainingWords} words × ${model.stats.epochs} epochs (words read per source: ${read.join(", ")}); ${model.stats.vocabulary} words + ${model.settings.bucket} n-gram buckets; trained in ${(model.stats.trainMs / 1000).toFixed(1)} s; ${model.alignment ? `aligned to the CPC hierarchy from ${model.stats.alignmentPairs} subgroup/parent title pairs` : "no CPC alignment"}; model ${saved.modelBytes} bytes`
       ]
     }
   })

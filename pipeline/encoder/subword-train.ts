@@ -4,7 +4,9 @@
  * carries, one record per line. The trained input matrix becomes the ONNX graph's row table
  * (core/encoder/subword-onnx.ts); the dictionary's counts give the SIF word weights; the first
  * principal direction of the documents' pooled vectors is removed from every vector (SIF's
- * common component), so boilerplate wording does not make every two patents look alike.
+ * common component), so boilerplate wording does not make every two patents look alike; and a
+ * linear map learned from the CPC scheme's subgroup/parent title pairs (cpc-alignment.ts) keeps
+ * the directions along which related titles agree.
  *
  * Cost: skip-gram time grows with the words trained (≈ 35k words/s on one core here). Training
  * reads at most `maxTrainingWords` words per epoch: when the corpus holds more, each source is
@@ -14,6 +16,7 @@
 import { getFastTextModule } from "fasttext.wasm.js"
 import type { SubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
 import { featurizeSubwordText, SubwordDictionary, trainingLine } from "../../core/encoder/subwords.ts"
+import { applyAlignment, type AlignmentOptions, cpcAlignment, defaultAlignmentOptions, schemePairs, type SchemeEntry } from "./cpc-alignment.ts"
 import { readFastTextModel } from "./fasttext-model.ts"
 
 export interface SubwordTrainingOptions {
@@ -39,6 +42,10 @@ export interface SubwordTrainingOptions {
   readonly removeCommonComponent: boolean
   /** Documents whose pooled vectors give the common component (at most this many are read). */
   readonly commonComponentSample: number
+  /** The map learned from the CPC hierarchy (cpc-alignment.ts), or false for none. */
+  readonly cpcAlignment: AlignmentOptions | false
+  /** Related (and as many unrelated) scheme pairs it is estimated from, at most. */
+  readonly alignmentPairs: number
   readonly onProgress?: (phase: "corpus" | "train" | "export", done: number, total: number) => void
 }
 
@@ -64,7 +71,9 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
   // 1e-4 0.508 / 0.205, 3e-4 0.498 / 0.189, 1e-3 0.480 / 0.186 (rarer words weigh more as a falls).
   sifA: 1e-4,
   removeCommonComponent: true,
-  commonComponentSample: 20_000
+  commonComponentSample: 20_000,
+  cpcAlignment: defaultAlignmentOptions,
+  alignmentPairs: 100_000
 }
 
 /** Training text from one part of the corpus; `texts` is read twice (counting, then sampling). */
@@ -80,6 +89,8 @@ export interface TrainedSubwordEncoder {
   readonly inputMatrix: Float32Array
   /** Unit vector removed from every pooled vector (zeros: none). */
   readonly commonComponent: Float32Array
+  /** D × D map applied to every word's vector less its common component (cpc-alignment.ts); absent: none. */
+  readonly alignment?: Float32Array
   /** The trainer's own word vector (fastText getWordVector), for checking the export. */
   readonly trainerWordVector: (word: string) => Float32Array
   /** The trainer's own input-matrix rows of a word (fastText getSubwords). */
@@ -89,6 +100,8 @@ export interface TrainedSubwordEncoder {
     readonly trainingWords: number
     readonly epochs: number
     readonly vocabulary: number
+    /** Scheme pairs the alignment was estimated from (0: none). */
+    readonly alignmentPairs: number
     readonly corpusMs: number
     readonly trainMs: number
     readonly exportMs: number
@@ -128,7 +141,9 @@ export const samplingRates = (words: ReadonlyArray<number>, weights: ReadonlyArr
 export const trainSubwordEncoder = async (
   sources: ReadonlyArray<TrainingSource>,
   documentsForCommonComponent: ReadonlyArray<string>,
-  options: Partial<SubwordTrainingOptions> = {}
+  options: Partial<SubwordTrainingOptions> = {},
+  /** CPC scheme entries the alignment learns from (none: no alignment). */
+  scheme: ReadonlyArray<SchemeEntry> = []
 ): Promise<TrainedSubwordEncoder> => {
   const o = { ...defaultSubwordTrainingOptions, ...options }
   const onProgress = o.onProgress ?? (() => {})
@@ -231,6 +246,22 @@ export const trainSubwordEncoder = async (
     .slice(0, o.commonComponentSample)
     .map((t) => pooledVector({ settings, dictionary, inputMatrix: file.inputMatrix, commonComponent: noCommon }, t))
   const commonComponent = o.removeCommonComponent ? firstPrincipalDirection(pooled, o.dimensions) : noCommon
+  const pairs = o.cpcAlignment ? schemePairs(scheme, o.alignmentPairs) : { related: [], unrelated: [] }
+  let alignment: Float32Array | undefined
+  if (o.cpcAlignment && pairs.related.length > 0) {
+    const project = cachedProjector({ settings, dictionary, inputMatrix: file.inputMatrix, commonComponent })
+    const vectorOf = new Map<string, Float64Array>()
+    const at = (text: string) => {
+      let v = vectorOf.get(text)
+      if (!v) vectorOf.set(text, (v = project(text)))
+      return v
+    }
+    alignment = cpcAlignment(
+      { related: pairs.related.map(([a, b]) => [at(a), at(b)] as const), unrelated: pairs.unrelated.map(([a, b]) => [at(a), at(b)] as const) },
+      o.dimensions,
+      o.cpcAlignment
+    )
+  }
   onProgress("export", 1, 1)
 
   const dimension = o.dimensions
@@ -253,6 +284,7 @@ export const trainSubwordEncoder = async (
     dictionary,
     inputMatrix: file.inputMatrix,
     commonComponent,
+    alignment,
     trainerWordVector,
     trainerWordRows,
     stats: {
@@ -260,6 +292,7 @@ export const trainSubwordEncoder = async (
       trainingWords,
       epochs: o.epochs,
       vocabulary: file.words.length,
+      alignmentPairs: alignment ? pairs.related.length : 0,
       corpusMs,
       trainMs,
       exportMs: Date.now() - started
@@ -267,40 +300,61 @@ export const trainSubwordEncoder = async (
   }
 }
 
-type Projection = Pick<TrainedSubwordEncoder, "settings" | "dictionary" | "inputMatrix" | "commonComponent">
+type Projection = Pick<TrainedSubwordEncoder, "settings" | "dictionary" | "inputMatrix" | "commonComponent" | "alignment">
 
-/** Σ SIF weight · unit word vector less its common component (not normalised), in float64. */
-const pooledVector = (model: Projection, text: string): Float64Array => {
+/** A word's unit vector (the mean of its input-matrix rows) less its common component, in float64. */
+const specificWordVector = (model: Projection, rows: ReadonlyArray<number>): Float64Array => {
+  const d = model.settings.dimensions
+  const word = new Float64Array(d)
+  for (const r of rows) for (let c = 0; c < d; c++) word[c] += model.inputMatrix[r * d + c]
+  let norm = 0
+  for (let c = 0; c < d; c++) norm += (word[c] / rows.length) ** 2
+  norm = Math.max(Math.sqrt(norm), 1e-12)
+  let along = 0
+  for (let c = 0; c < d; c++) {
+    word[c] = word[c] / rows.length / norm
+    along += word[c] * model.commonComponent[c]
+  }
+  for (let c = 0; c < d; c++) word[c] -= along * model.commonComponent[c]
+  return word
+}
+
+/** Σ SIF weight · specific word vector, then the alignment map when there is one (not normalised), in float64. */
+const pooledVector = (model: Projection, text: string, wordVector = (_word: string, rows: ReadonlyArray<number>) => specificWordVector(model, rows)): Float64Array => {
   const d = model.settings.dimensions
   const f = featurizeSubwordText(text, model.settings, model.dictionary)
   const sum = new Float64Array(d)
-  const word = new Float64Array(d)
   for (const [w, rows] of f.rows.entries()) {
-    word.fill(0)
-    for (const r of rows) for (let c = 0; c < d; c++) word[c] += model.inputMatrix[r * d + c]
-    let norm = 0
-    for (let c = 0; c < d; c++) norm += (word[c] / rows.length) ** 2
-    norm = Math.max(Math.sqrt(norm), 1e-12)
-    let along = 0
-    for (let c = 0; c < d; c++) {
-      word[c] = word[c] / rows.length / norm
-      along += word[c] * model.commonComponent[c]
-    }
-    for (let c = 0; c < d; c++) sum[c] += f.weights[w] * (word[c] - along * model.commonComponent[c])
+    const word = wordVector(f.words[w], rows)
+    for (let c = 0; c < d; c++) sum[c] += f.weights[w] * word[c]
   }
-  return sum
+  // The map is linear: mapping the sum equals summing the mapped word vectors, as the graph does.
+  return model.alignment ? applyAlignment(model.alignment, sum, d) : sum
+}
+
+const unit = (v: Float64Array) => {
+  let norm = 0
+  for (const x of v) norm += x * x
+  norm = Math.max(Math.sqrt(norm), 1e-12)
+  for (let i = 0; i < v.length; i++) v[i] /= norm
+  return v
 }
 
 /**
  * The training side's own vector of a text: SIF-pooled unit word vectors (each the mean of its
- * input-matrix rows), common component removed, unit length. The ONNX graph must agree with it.
+ * input-matrix rows), common component removed, aligned, unit length. The ONNX graph must agree with it.
  */
-export const projectSubwordText = (model: Projection, text: string): Float32Array => {
-  const v = pooledVector(model, text)
-  let norm = 0
-  for (const x of v) norm += x * x
-  norm = Math.max(Math.sqrt(norm), 1e-12)
-  return Float32Array.from(v, (x) => x / norm)
+export const projectSubwordText = (model: Projection, text: string): Float32Array => Float32Array.from(unit(pooledVector(model, text)))
+
+/** projectSubwordText in float64 with each word's vector computed once, for many short texts. */
+const cachedProjector = (model: Projection) => {
+  const words = new Map<string, Float64Array>()
+  const wordVector = (word: string, rows: ReadonlyArray<number>) => {
+    let v = words.get(word)
+    if (!v) words.set(word, (v = specificWordVector(model, rows)))
+    return v
+  }
+  return (text: string) => unit(pooledVector(model, text, wordVector))
 }
 
 /** Top eigenvector of Σ v vᵀ by power iteration (zeros when there are no vectors). */
