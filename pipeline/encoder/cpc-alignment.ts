@@ -18,6 +18,7 @@
  * graph's specific_embeddings, subword-onnx.ts) and a text's vector is the map of its pooled one.
  */
 import { EigenvalueDecomposition, Matrix } from "ml-matrix"
+import { seededRandom } from "../../core/random.ts"
 
 export interface AlignmentOptions {
   /** Share of the mean variance added to every direction of Σ_S (0: none). */
@@ -117,14 +118,6 @@ export interface SchemeEntry {
   readonly parent: string | null
 }
 
-/** A small deterministic generator (mulberry32): the same pairs on every build of the same scheme. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
 /**
  * Title pairs from the scheme: every entry with its parent (related), and the same entry with one
  * drawn at random (unrelated), at most `limit` of each, spread over the scheme by a fixed draw.
@@ -133,7 +126,8 @@ const random = (seed: number) => () => {
 export const schemePairs = (entries: ReadonlyArray<SchemeEntry>, limit: number) => {
   const titled = entries.filter((e) => e.title.trim() !== "")
   const bySymbol = new Map(titled.map((e) => [e.symbol, e]))
-  const rnd = random(18)
+  // A fixed draw: the same pairs on every build of the same scheme.
+  const rnd = seededRandom(18)
   let children = titled.filter((e) => e.parent !== null && bySymbol.has(e.parent))
   if (children.length > limit) children = children.map((e) => ({ e, key: rnd() })).sort((p, q) => p.key - q.key).slice(0, limit).map((x) => x.e)
   const related: Array<readonly [string, string]> = []
