@@ -10,7 +10,12 @@
  *                   subclass (hard) or of another section (easy): share of triplets where the
  *                   parent scores higher.
  *
- * Methods side by side: the subword encoder (fastText-style), the LSA encoder, both
+ * The held-out main groups are split in two by a second digit of their hash (held-out.ts): the dev
+ * half may choose the CPC alignment's shrinkage, the test half is what the table reports.
+ *
+ * Methods side by side: the subword encoder (fastText-style) with and without its CPC alignment
+ * (pipeline/encoder/cpc-alignment.ts; trained once without it, the map applied to its vectors, which
+ * is what a model trained with the map serves) at several shrinkages, the LSA encoder, both
  * trained here on the version's tables exactly as the encoder stage trains them, their ensemble (the
  * default encoder) at its default subword weight and others, and two lexical
  * baselines (Jaccard overlap of stems; TF-IDF over character trigrams, idf from all CPC titles).
