@@ -127,11 +127,14 @@ export const embedStage: Stage = {
 }
 
 /**
- * The vectors taken over: copied from the earlier vectors.f32 in runs of consecutive rows (a night
- * keeps almost every row, so a few long reads), and recorded in table `reused` (key, app_num,
- * text_hash, earlier_key) from the earlier vectors.parquet.
+ * The vectors taken over (rows whose `origin` is an earlier row): copied from the earlier
+ * vectors.f32 in runs of consecutive rows (a night keeps almost every row, so a few long reads), and
+ * recorded in table `reused` (key, app_num, text_hash, earlier_key) from the earlier vectors.parquet.
  */
-const takeOverRows = async (out: DuckDBConnection, earlier: EarlierVectors, matrix: Float32Array, rows: Int32Array, from: Int32Array) => {
+const takeOverRows = async (out: DuckDBConnection, earlier: EarlierVectors, matrix: Float32Array, origin: Int32Array) => {
+  const rows: number[] = []
+  for (let k = 0; k < origin.length; k++) if (origin[k]! >= 0) rows.push(k)
+  const from = rows.map((k) => origin[k]!)
   for (let i = 0; i < rows.length; ) {
     let j = i + 1
     while (j < rows.length && rows[j] === rows[j - 1]! + 1 && from[j] === from[j - 1]! + 1) j++
@@ -144,7 +147,7 @@ const takeOverRows = async (out: DuckDBConnection, earlier: EarlierVectors, matr
   for (let at = 0; at < rows.length; at += 2048) {
     const end = Math.min(rows.length, at + 2048)
     const chunk = DuckDBDataChunk.create([INTEGER, INTEGER], end - at)
-    chunk.setColumns([Array.from(rows.subarray(at, end)), Array.from(from.subarray(at, end))])
+    chunk.setColumns([rows.slice(at, end), from.slice(at, end)])
     taken.appendDataChunk(chunk)
   }
   taken.flushSync()
@@ -185,9 +188,6 @@ const embedApplications = async (
   let matrix = new Float32Array(0)
   // The earlier row each row's vector was taken over from (−1: encoded now): what extends the earlier graph.
   let origin = new Int32Array(0)
-  // The rows taken over and their earlier rows, in row order: copied in runs once the walk is done.
-  let takenRows = new Int32Array(0)
-  let takenFrom = new Int32Array(0)
   let key = 0
   let withoutText = 0
   let designOrPlant = 0
@@ -200,8 +200,6 @@ const embedApplications = async (
       const count = Number((await conn.runAndReadAll(`SELECT count(*) FROM applications`)).getRows()[0][0])
       matrix = new Float32Array(count * dims)
       origin = new Int32Array(count)
-      takenRows = new Int32Array(count)
-      takenFrom = new Int32Array(count)
       // Texts to encode, with the key each will have: keys follow application order whether a
       // vector is new or taken over.
       type Batch = { key: number; app_num: string; text: string; hash: string }[]
@@ -240,11 +238,9 @@ const embedApplications = async (
         batch = []
         while (sent.length >= encoding.inFlight) await place(sent.shift()!)
       }
-      /** The earlier row's vector becomes row k's (copied after the walk). */
+      /** The earlier row's vector becomes row k's (copied after the walk, takeOverRows). */
       const takeOver = (k: number, before: { readonly key: number }) => {
         origin[k] = before.key
-        takenRows[reusedCount] = k
-        takenFrom[reusedCount] = before.key
         reusedCount++
       }
       // Ingest's change lists against the version the vectors come from: only listed applications' texts are read.
@@ -282,7 +278,7 @@ const embedApplications = async (
     }, { memoryLimit: stageMemoryLimit(1 / 2) })
     appender.flushSync()
     appender.closeSync()
-    if (earlier && reusedCount > 0) await takeOverRows(out, earlier, matrix, takenRows.subarray(0, reusedCount), takenFrom.subarray(0, reusedCount))
+    if (earlier && reusedCount > 0) await takeOverRows(out, earlier, matrix, origin.subarray(0, key))
     ctx.progress.info(`texts of ${textsRead} of ${applications} applications read, ${reusedCount} vectors taken over and ${key - reusedCount} encoded (${seconds()})`)
     // The tables' database is closed: the whole budget for writing the vectors.
     await out.run(`SET memory_limit = ${sqlString(stageMemoryLimit())}`)
