@@ -21,7 +21,7 @@ TSX := node --import tsx
 export ONNXRUNTIME_NODE_INSTALL := skip
 export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE := 1
 
-.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup rollback build-worker
+.PHONY: install artifacts serve test bench synth typecheck notebooks clean ocr-setup encoder-setup rollback build-worker
 
 # npm ci installs exactly the lock file (it lists every platform's optional packages); without a
 # lock file, npm install writes one.
@@ -36,7 +36,7 @@ typecheck: install
 
 ## Builds every pipeline stage into $(ARTIFACTS)/<version>/ and switches $(ARTIFACTS)/current.
 ## With PUBLISH=s3://bucket/prefix the version is then uploaded and the bucket's `current` moved.
-artifacts: install
+artifacts: install encoder-setup
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)" $(if $(PUBLISH),--publish "$(PUBLISH)")
 
 ## A build worker for distributed builds: reads corpus objects from the build queue (BUILD_QUEUE,
@@ -51,7 +51,7 @@ rollback: install
 	$(TSX) pipeline/rollback.ts --artifacts "$(ARTIFACTS)"
 
 ## Builds artifacts when missing or stale, then runs the inference hub and the API in the foreground.
-serve: install
+serve: install encoder-setup
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
 	@served="$${ARTIFACTS_DIR:-$(ARTIFACTS)/current}"; \
 	  if [ "$${OCR_ENABLED:-1}" != 0 ] && [ -n "$$(ls -A "$$served/page-images" 2>/dev/null)" ]; then $(MAKE) --no-print-directory ocr-setup; fi
@@ -63,7 +63,7 @@ test: install
 	npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json
 	@node -e 'const r=require("./.tmp/vitest-report.json"); console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed, $${r.numPendingTests + r.numTodoTests} skipped`)'
 
-bench: install
+bench: install encoder-setup
 	$(TSX) pipeline/main.ts --corpus "$(CORPUS)" --artifacts "$(ARTIFACTS)"
 	$(TSX) bench/ingest.ts --synth 20000
 	$(TSX) bench/nightly.ts
@@ -91,6 +91,16 @@ ocr-setup:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr >/dev/null) \
 	      || echo "tesseract-ocr could not be installed: image-only ancestors will be reported as ocr-failed"; \
 	  else echo "Tesseract is not installed (Debian: apt-get install tesseract-ocr): image-only ancestors will be reported as ocr-failed"; fi
+
+## Installs Debian's fasttext, which trains the encoder natively (ENCODER_TRAINER=auto, README
+## "Encoder"); without it the encoder stage trains in-process on one thread and less text.
+encoder-setup:
+	@command -v fasttext >/dev/null && exit 0; [ "$${ENCODER_TRAINER:-auto}" = wasm ] && exit 0; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing fasttext for training the encoder"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fasttext >/dev/null) \
+	      || echo "fasttext could not be installed: the encoder trains in-process (ENCODER_TRAINER=wasm)"; \
+	  else echo "fasttext is not installed (Debian: apt-get install fasttext): the encoder trains in-process (ENCODER_TRAINER=wasm)"; fi
 
 ## Runs the analyst notebooks against the current artifacts (tables and SVG charts in notebooks/out/).
 notebooks: install

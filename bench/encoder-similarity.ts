@@ -23,6 +23,7 @@
  *   node --import tsx bench/encoder-similarity.ts [--artifacts DIR] [--pairs 4000] [--fasttext '{json options}']
  */
 import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
@@ -32,8 +33,8 @@ import { tokenizePatentText } from "../core/text/tokenize.ts"
 import { sqlString } from "../core/artifacts/files.ts"
 import { applyAlignment, cpcAlignment, defaultAlignmentOptions, schemePairs } from "../pipeline/encoder/cpc-alignment.ts"
 import { heldOutSplit, isHeldOutCpcSymbol, mainGroupOf } from "../pipeline/encoder/held-out.ts"
-import { trainEncoder } from "../pipeline/encoder/stage.ts"
-import { defaultSubwordTrainingOptions } from "../pipeline/encoder/subword-train.ts"
+import { resolvedTrainer, trainEncoder } from "../pipeline/encoder/stage.ts"
+import { defaultSubwordTrainingOptions, trainerOptions } from "../pipeline/encoder/subword-train.ts"
 import type { Progress } from "../pipeline/stages/progress.ts"
 import { printTable, writeResult } from "./report.ts"
 
@@ -305,7 +306,10 @@ const main = async () => {
   const versionDir = await fs.realpath(values.artifacts)
   const scheme = await readScheme(versionDir)
   const tasks = buildTasks(scheme)
-  const fasttextOptions = JSON.parse(values.fasttext)
+  // The trainer the encoder stage would use here (ENCODER_TRAINER, default: native where Debian's
+  // fasttext is installed), with its budget; --fasttext overrides any of it.
+  const trainer = await Effect.runPromise(resolvedTrainer)
+  const fasttextOptions = { ...trainerOptions(trainer), ...JSON.parse(values.fasttext) }
   // Trained once without the alignment; each alignment below is the map of these vectors, which is
   // exactly what a model trained with that alignment serves (cpc-alignment.ts: the map is linear).
   const fasttext = await trainedEncoder(versionDir, "fasttext", { ...fasttextOptions, cpcAlignment: false })

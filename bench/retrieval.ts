@@ -45,7 +45,7 @@
  * RETRIEVAL_WEIGHTS with those fields changed; --tune-rounds sets how many times it goes round;
  * --tune-only feedbackFloor,weakHead tries only the knobs named (the others stay where they start).
  *
- * --tune-ensemble (sample, ensemble encoder only): re-weights the ensemble's two parts in-process
+ * --tune-ensemble (each corpus, ensemble encoder only): re-weights the ensemble's two parts in-process
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
  * prints dense alone and plain search (dense+citations) on the DEV split only, for each subword
  * weight listed (and, with --tune-sif, each SIF a of the subword part's pooling, applied at
@@ -294,7 +294,7 @@ const heldOut = async (label: string, versionDir: string) => {
 
 const quality = async (label: string, versionDir: string) => {
   const { db, base, texts, queries, state, hub, vectorOf, relevance } = await heldOut(label, versionDir)
-  if (values["tune-ensemble"] && label.startsWith("sample"))
+  if (values["tune-ensemble"])
     await sweepEnsembleWeights(versionDir, state, texts, queries.filter((q) => q.split === "dev"), values["tune-ensemble"].split(",").map(Number))
   const candidateText = (k: number) => {
     const t = texts.get(k)

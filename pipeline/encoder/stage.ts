@@ -4,8 +4,8 @@
  *
  * ENCODER picks the kind (read with Effect Config):
  *   ensemble (default)  both of the below, each vector the weighted join of the two
- *                  (core/encoder/ensemble-encoder.ts; subword weight 0.4, chosen on the retrieval
- *                  bench's dev split): better than either on phrase similarity and on the sample's
+ *                  (core/encoder/ensemble-encoder.ts; subword weight 0.6, chosen on the retrieval
+ *                  bench's dev splits): better than either on phrase similarity and on the sample's
  *                  held-out citations.
  *   lsa            TF-IDF + truncated SVD over the applications' indexed text (train.ts)
  *   fasttext       subword skip-gram over all the patent text the corpus carries: CPC scheme
@@ -16,6 +16,9 @@
  *                  (bench/encoder-similarity.ts), worse than LSA on the sample's held-out
  *                  citations (bench/retrieval.ts).
  *
+ * ENCODER_TRAINER picks which fastText trains the subword part (auto, native or wasm; see
+ * EncoderTrainer below and subword-train.ts trainerOptions).
+ *
  * ENCODER is part of the stage's code version: switching it retrains, and the stages after it
  * (embed, map, atlas, …) rebuild from the new model.
  */
@@ -25,7 +28,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
 import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings } from "../../core/encoder/ensemble-encoder.ts"
-import { type Stage, type StageResult, stagePromise } from "../stages/Stage.ts"
+import { type Stage, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { readManifest } from "../../core/artifacts/versions.ts"
 import { decidePin, EncoderDrift, EncoderPin, linkEncoder, readTrainedOn, RetrainSetting, TRAINED_FILE, type TrainedOn, vectorDocumentCount } from "./pin.ts"
@@ -36,13 +39,34 @@ import type { Progress } from "../stages/progress.ts"
 import {
   defaultSubwordTrainingOptions,
   samplingRates,
+  trainerOptions,
   type SubwordTrainingOptions,
   type TrainingSource,
   trainSubwordEncoder
 } from "./subword-train.ts"
 import { trainLsaEncoder } from "./train.ts"
+import { nativeFastTextAvailable } from "./native-fasttext.ts"
 
 export const EncoderKind = Config.literal("fasttext", "lsa", "ensemble")("ENCODER").pipe(Config.withDefault("ensemble" as const))
+
+/**
+ * Which build of fastText trains the subword model (ENCODER_TRAINER): `native` is Debian's
+ * `fasttext` command on every core, reading the whole corpus text several times over in the time
+ * the in-process WebAssembly build (`wasm`, one thread) reads a fifth of it twice; `auto` (the
+ * default) takes native where the command runs here. The two give different models, so the
+ * choice is part of the stage's settings.
+ */
+export const EncoderTrainer = Config.literal("auto", "native", "wasm")("ENCODER_TRAINER").pipe(Config.withDefault("auto" as const))
+
+/** ENCODER_TRAINER resolved to the build that will train; `native` without the command fails the stage with a message saying so. */
+export const resolvedTrainer = Effect.gen(function* () {
+  const wanted = yield* EncoderTrainer
+  if (wanted === "wasm") return "wasm" as const
+  const available = yield* Effect.promise(() => nativeFastTextAvailable())
+  if (available) return "native" as const
+  if (wanted === "native") return yield* Effect.fail(new StageError({ message: "ENCODER_TRAINER=native: the fasttext command is not installed (Debian: apt-get install fasttext)" }))
+  return "wasm" as const
+})
 
 /** Texts of one query's `text` column (nulls and empty strings skipped), streamed. */
 const column = (conn: DuckDBConnection, sql: string) =>
@@ -268,7 +292,11 @@ export const encoderStage: Stage = {
   name: "encoder",
   sources: ["pipeline/encoder", "core/encoder", "core/text/tokenize.ts"],
   // Switching ENCODER retrains (and so re-embeds) instead of reusing the other kind's model.
-  settings: Effect.map(Effect.orElseSucceed(EncoderKind, () => "ensemble" as const), (kind) => `ENCODER=${kind}`),
+  settings: Effect.zipWith(
+    Effect.orElseSucceed(EncoderKind, () => "ensemble" as const),
+    Effect.orElseSucceed(resolvedTrainer, () => "wasm" as const),
+    (kind, trainer) => (kind === "lsa" ? "ENCODER=lsa" : `ENCODER=${kind} ENCODER_TRAINER=${trainer}`)
+  ),
   // RETRAIN=1 must train even when nothing changed since the last build (the runner would take the
   // pinned model over); ENCODER_PIN must be honoured the same way.
   rerun: Effect.zipWith(Effect.orElseSucceed(RetrainSetting, () => false), Effect.orElseSucceed(EncoderPin, () => Option.none<string>()), (retrain, pin) => retrain || Option.isSome(pin)),
@@ -277,6 +305,7 @@ export const encoderStage: Stage = {
   run: (ctx) =>
     Effect.gen(function* () {
       const kind = yield* EncoderKind
+      const trainer = kind === "lsa" ? ("wasm" as const) : yield* resolvedTrainer
       const retrain = yield* RetrainSetting
       const drift = yield* EncoderDrift
       const explicitPin = yield* EncoderPin
@@ -302,7 +331,8 @@ export const encoderStage: Stage = {
             notes: [`encoder pinned: ${decision.reason}`]
           }
         }
-        const result = await trainEncoder(kind, ctx.workDir, ctx.progress)
+        if (kind !== "lsa" && trainer === "wasm") ctx.progress.info("encoder: training in-process on one thread, on a fifth of the text (install Debian's fasttext for the full model)")
+        const result = await trainEncoder(kind, ctx.workDir, ctx.progress, trainerOptions(trainer))
         const trainedOn: TrainedOn = { documents }
         await fs.writeFile(path.join(ctx.workDir, encoderFolder, TRAINED_FILE), JSON.stringify(trainedOn))
         return { ...result, outputs: [...result.outputs, `${encoderFolder}/${TRAINED_FILE}`], notes: [...(result.notes ?? []), `trained: ${decision.reason}`] }
