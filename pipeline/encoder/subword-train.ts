@@ -87,12 +87,14 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
 
 /**
  * What each trainer reads. The WebAssembly build (about 30k words/s on its one thread) keeps to
- * the defaults: 1.5M words, twice. The native trainer (about 100k words/s on one thread) reads up
- * to 8M words three times: the whole sample (3.5M words) and, at a million applications, all the
- * CPC titles with 5.7M words of the rest, in about four minutes. One thread, so that one corpus
- * always trains one model (fastText's threads race on the shared matrix). On the similarity
- * benchmark's test half (bench/encoder-similarity.ts) the subword part's Pearson goes from 0.460
- * to 0.498, the ensemble's from 0.479 to 0.490.
+ * the defaults: a budget of 1.5M words, read twice. The native trainer (two to three times as
+ * fast on one thread) gets a budget of 8M words, read three times. The budget is in words as
+ * DuckDB counts them when it thins the sources (spaces, stage.ts trainingSources), which is about
+ * three times what the trainer then counts: 2.7M words of the sample's 3.5M, 2.9M at 100k
+ * synthetic applications, every CPC title included in both; about 3 minutes on one thread. One
+ * thread, so that one corpus always trains one model (fastText's threads race on the shared
+ * matrix). On the similarity benchmark's test half (bench/encoder-similarity.ts) the subword
+ * part's Pearson goes from 0.460 to about 0.50.
  */
 export const trainerOptions = (trainer: "wasm" | "native"): Partial<SubwordTrainingOptions> =>
   trainer === "native" ? { trainer, threads: 1, maxTrainingWords: 8_000_000, epochs: 3 } : { trainer }
