@@ -5,16 +5,13 @@
  * CI installs the package (.ci/run); elsewhere the tests that need it are skipped.
  */
 import { ConfigProvider, Effect, Exit } from "effect"
-import * as fs from "node:fs/promises"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
+import type { PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { nativeFastTextAvailable, trainNativeSkipgram } from "../../pipeline/encoder/native-fasttext.ts"
-import { saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
 import { resolvedTrainer } from "../../pipeline/encoder/stage.ts"
 import { type TrainedSubwordEncoder, trainSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
+import { savedSubwordEncoder } from "./saved-encoder.ts"
 
 const available = await nativeFastTextAvailable()
 const abstracts = sampleAbstracts()
@@ -37,21 +34,16 @@ const unit = (a: Float32Array) => {
 }
 
 describe.skipIf(!available)("a subword encoder trained by the native fastText", () => {
-  let dir: string
   let model: TrainedSubwordEncoder
   let encoder: PatentTextEncoder
+  let dispose = async () => {}
 
   beforeAll(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), "native-trainer-"))
     model = await train()
-    await saveSubwordEncoder(dir, model)
-    encoder = await loadTextEncoder(path.join(dir, "encoder"))
+    ;({ encoder, dispose } = await savedSubwordEncoder(model, "native-trainer-"))
   }, 120_000)
 
-  afterAll(async () => {
-    await encoder?.close()
-    await fs.rm(dir, { recursive: true, force: true })
-  })
+  afterAll(() => dispose())
 
   it("serves what the trainer learnt: ONNX word vectors equal fastText's own within 1e-5, seen or unseen", async () => {
     expect(model.stats.vocabulary).toBeGreaterThan(1000)
