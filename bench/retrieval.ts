@@ -292,6 +292,50 @@ const heldOut = async (label: string, versionDir: string) => {
   return { label, versionDir, db, base, texts, queries, state, hub, vectors, vectorOf, relevance }
 }
 
+/**
+ * The most a ranking by CPC alone can find (the "CPC oracle"): a ranker that knows every
+ * document's main CPC subgroup and subclass exactly, puts the query's own subgroup first and the
+ * rest of its subclass next, each in random order, and knows nothing else. Expected recall@100 of
+ * each query from group sizes alone. On the synthetic corpus a document's text is drawn from its
+ * subgroup's title words and nothing else (pipeline/synth/text.ts), so this is a ceiling for every
+ * text method there, an encoder included: only the citation graph (or dates) can tell a cited
+ * document from its siblings. On real text it means less, and it is printed for the synthetic
+ * corpus only.
+ */
+const cpcOracle = async (db: Awaited<ReturnType<typeof openDb>>, corpus: SearchCorpus, queries: ReadonlyArray<HeldOutQuery>) => {
+  const groupOf = new Map<number, { subgroup: string; subclass: string }>()
+  for (const r of await db.rows(`SELECT app_num, min(symbol) AS subgroup, min(subclass) AS subclass FROM cpc_assignments WHERE is_main GROUP BY app_num`)) {
+    const key = corpus.keyOf.get(String(r.app_num))
+    if (key !== undefined && key < corpus.vectorCount) groupOf.set(key, { subgroup: String(r.subgroup), subclass: String(r.subclass) })
+  }
+  const count = (values: Iterable<string>) => {
+    const n = new Map<string, number>()
+    for (const v of values) n.set(v, (n.get(v) ?? 0) + 1)
+    return n
+  }
+  const subgroupSize = count([...groupOf.values()].map((g) => g.subgroup))
+  const subclassSize = count([...groupOf.values()].map((g) => g.subclass))
+  const sums = { dev: { n: 0, r100: 0 }, test: { n: 0, r100: 0 } }
+  for (const q of queries) {
+    const own = groupOf.get(q.key)
+    if (!own) continue
+    // The query's own document is not searched.
+    const siblings = subgroupSize.get(own.subgroup)! - 1
+    const cousins = subclassSize.get(own.subclass)! - siblings - 1
+    let same = 0
+    let family = 0
+    for (const k of q.relevant) {
+      const g = groupOf.get(k)
+      if (g?.subgroup === own.subgroup) same++
+      else if (g?.subclass === own.subclass) family++
+    }
+    const found = siblings >= 100 ? (same * 100) / siblings : same + family * Math.min(1, (100 - siblings) / Math.max(1, cousins))
+    sums[q.split].n++
+    sums[q.split].r100 += found / q.relevant.size
+  }
+  return (["dev", "test"] as const).map((split) => ({ split, queries: sums[split].n, recallAt100: sums[split].r100 / (sums[split].n || 1) }))
+}
+
 const quality = async (label: string, versionDir: string) => {
   const { db, base, texts, queries, state, hub, vectorOf, relevance } = await heldOut(label, versionDir)
   if (values["tune-ensemble"])
@@ -317,6 +361,7 @@ const quality = async (label: string, versionDir: string) => {
     for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
       results.push({ corpus: label, config: config.name, query: kind, split, queries: sum.n, ...sum.means() })
   }
+  const oracle = label.startsWith("synthetic") ? await cpcOracle(db, state.corpus, queries) : undefined
   hub.stop()
   await state.close()
   db.close()
@@ -329,7 +374,8 @@ const quality = async (label: string, versionDir: string) => {
     citationEdges: base.edges!.length,
     heldOutQueries: queries.length,
     relevance,
-    results
+    results,
+    cpcOracle: oracle
   }
 }
 
@@ -623,6 +669,12 @@ for (const q of [sample, synth].filter((q) => q !== undefined))
     ["MRR", (r) => f3(r.mrr)],
     ["CPC@10", (r) => (Number.isNaN(r.cpcAt10) ? "-" : f3(r.cpcAt10))]
   ])
+for (const q of [sample, synth]) if (q?.cpcOracle) {
+  const bm25 = (split: string) => q.results.find((r) => r.config === "BM25 alone" && r.split === split && r.query === "long")!.recallAt100
+  process.stdout.write(
+    `${q.corpus}: the CPC oracle (ranking by exact main subgroup, then subclass; a ceiling for any text method here) reaches recall@100 ${q.cpcOracle.map((o) => `${f3(o.recallAt100)} on ${o.split} (${(o.recallAt100 / bm25(o.split)).toFixed(2)}× BM25)`).join(", ")}\n`
+  )
+}
 const lat = values["quality-only"] || values["sample-only"] ? undefined : await latency(await synthDir(values["latency-artifacts"], Number(values["latency-n"])))
 if (lat) printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
   ["mode", (r) => r.mode],
