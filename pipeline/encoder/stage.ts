@@ -56,7 +56,13 @@ export const EncoderKind = Config.literal("fasttext", "lsa", "ensemble")("ENCODE
  * default) takes native where the command runs here. The two give different models, so the
  * choice is part of the stage's settings.
  */
-export const EncoderTrainer = Config.literal("auto", "native", "wasm")("ENCODER_TRAINER").pipe(Config.withDefault("auto" as const))
+export const EncoderTrainer = Config.string("ENCODER_TRAINER").pipe(
+  Config.withDefault("auto"),
+  Config.validate({
+    message: "ENCODER_TRAINER: must be auto, native or wasm",
+    validation: (s: string): s is "auto" | "native" | "wasm" => s === "auto" || s === "native" || s === "wasm"
+  })
+)
 
 /** ENCODER_TRAINER resolved to the build that will train; `native` without the command fails the stage with a message saying so. */
 export const resolvedTrainer = Effect.gen(function* () {

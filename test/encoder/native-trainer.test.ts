@@ -75,5 +75,6 @@ describe("without the fasttext command", () => {
   it("ENCODER_TRAINER must be auto, native or wasm", async () => {
     const exit = await Effect.runPromiseExit(resolvedTrainer.pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ ENCODER_TRAINER: "gpu" }))))
     expect(Exit.isFailure(exit)).toBe(true)
+    if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain("ENCODER_TRAINER: must be auto, native or wasm")
   })
 })
