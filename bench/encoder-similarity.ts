@@ -334,13 +334,13 @@ const main = async () => {
   const methods: Array<[string, Similarity, number | null]> = [
     [`subword encoder, CPC-aligned (ENCODER=fasttext, the default alignment: shrinkage ${defaultShrinkage})`, cosineOf(aligned), fasttext.seconds + alignmentSeconds],
     ...maps.filter((m) => m.shrinkage !== defaultShrinkage).map((m) => [`subword encoder, CPC-aligned, shrinkage ${m.shrinkage}`, cosineOf(alignedEmbedder(unaligned, m.w, d)), null] as [string, Similarity, number | null]),
-    ["subword encoder, not aligned (the default before)", cosineOf(unaligned), fasttext.seconds],
+    ["subword encoder, not aligned (no CPC map: the default before 2026-11-29 morning)", cosineOf(unaligned), fasttext.seconds],
     ["LSA encoder (ENCODER=lsa)", cosineOf(lsaVectors), lsa.seconds],
     // The ensemble (ENCODER=ensemble) joins exactly these two models' vectors.
-    ...[...new Set([0.3, DEFAULT_SUBWORD_WEIGHT, 0.5, 0.7])].sort((a, b) => a - b).map(
+    ...[...new Set([0.3, 0.4, DEFAULT_SUBWORD_WEIGHT, 0.5, 0.7])].sort((a, b) => a - b).map(
       (w) => [`ensemble with the aligned subword part, weight ${w} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default" : ""})`, cosineOf(ensembleEmbedder(lsaVectors, aligned, w)), null] as [string, Similarity, number | null]
     ),
-    [`ensemble with the unaligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT} (the default before)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT)), null],
+    [`ensemble with the unaligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT} (no CPC map)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT)), null],
     ["Jaccard of stems", jaccardOfStems, null],
     ["TF-IDF of character trigrams", trigramTfIdf(scheme.map((e) => e.title)), null]
   ]
