@@ -24,14 +24,25 @@ export interface NativeSkipgramArgs {
   readonly thread: number
 }
 
-/** Whether `command` (`fasttext` on PATH by default) runs here. */
-export const nativeFastTextAvailable = async (command = "fasttext"): Promise<boolean> =>
-  new Promise((resolve) => {
-    const child = spawn(command, ["skipgram"], { stdio: "ignore" })
-    child.on("error", () => resolve(false))
-    // With no arguments it prints its usage and exits 1: present and runnable.
-    child.on("exit", (code) => resolve(code !== null))
-  })
+const probes = new Map<string, Promise<boolean>>()
+
+/**
+ * Whether `command` (`fasttext` on PATH by default) runs here. Probed once per process: a build
+ * asks when it computes the stage's settings and again when the stage runs.
+ */
+export const nativeFastTextAvailable = (command = "fasttext"): Promise<boolean> => {
+  let probe = probes.get(command)
+  if (!probe) {
+    probe = new Promise((resolve) => {
+      const child = spawn(command, ["skipgram"], { stdio: "ignore" })
+      child.on("error", () => resolve(false))
+      // With no arguments it prints its usage and exits 1: present and runnable.
+      child.on("exit", (code) => resolve(code !== null))
+    })
+    probes.set(command, probe)
+  }
+  return probe
+}
 
 /**
  * Trains skip-gram on `text` (one record per line) and returns the .bin file's bytes; the
