@@ -18,7 +18,7 @@ import type { SubwordEncoderSettings } from "../../core/encoder/subword-format.t
 import { featurizeSubwordText, SubwordDictionary, trainingLine } from "../../core/encoder/subwords.ts"
 import { applyAlignment, type AlignmentOptions, cpcAlignment, defaultAlignmentOptions, schemePairs, type SchemeEntry } from "./cpc-alignment.ts"
 import { readFastTextModel } from "./fasttext-model.ts"
-import { trainNativeSkipgram } from "./native-fasttext.ts"
+import { type NativeSkipgramArgs, trainNativeSkipgram } from "./native-fasttext.ts"
 
 export interface SubwordTrainingOptions {
   readonly dimensions: number
@@ -48,11 +48,11 @@ export interface SubwordTrainingOptions {
   /** Related (and as many unrelated) scheme pairs it is estimated from, at most. */
   readonly alignmentPairs: number
   /**
-   * Which build of fastText trains: its WebAssembly build in-process (one thread; always there),
-   * or the command-line trainer (Debian's `fasttext`, native-fasttext.ts) on `threads` threads.
+   * Which build of fastText trains: its WebAssembly build in-process (always there), or the
+   * command-line trainer (Debian's `fasttext`, native-fasttext.ts). Both on one thread, so that one
+   * corpus always trains one model (fastText's threads race on the shared matrix).
    */
   readonly trainer: "wasm" | "native"
-  readonly threads: number
   readonly onProgress?: (phase: "corpus" | "train" | "export", done: number, total: number) => void
 }
 
@@ -81,8 +81,7 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
   commonComponentSample: 20_000,
   cpcAlignment: defaultAlignmentOptions,
   alignmentPairs: 100_000,
-  trainer: "wasm",
-  threads: 1
+  trainer: "wasm"
 }
 
 /**
@@ -91,13 +90,11 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
  * fast on one thread) gets a budget of 8M words, read three times. The budget is in words as
  * DuckDB counts them when it thins the sources (spaces, stage.ts trainingSources), which is about
  * three times what the trainer then counts: 2.7M words of the sample's 3.5M, 2.9M at 100k
- * synthetic applications, every CPC title included in both; about 3 minutes on one thread. One
- * thread, so that one corpus always trains one model (fastText's threads race on the shared
- * matrix). On the similarity benchmark's test half (bench/encoder-similarity.ts) the subword
+ * synthetic applications, every CPC title included in both; about 3 minutes. On the similarity benchmark's test half (bench/encoder-similarity.ts) the subword
  * part's Pearson goes from 0.460 to about 0.50.
  */
 export const trainerOptions = (trainer: "wasm" | "native"): Partial<SubwordTrainingOptions> =>
-  trainer === "native" ? { trainer, threads: 1, maxTrainingWords: 8_000_000, epochs: 3 } : { trainer }
+  trainer === "native" ? { trainer, maxTrainingWords: 8_000_000, epochs: 3 } : { trainer }
 
 /** Training text from one part of the corpus; `texts` is read twice (counting, then sampling). */
 export interface TrainingSource {
@@ -160,6 +157,22 @@ export const samplingRates = (words: ReadonlyArray<number>, weights: ReadonlyArr
   }
   return rates
 }
+
+/** The training options as fastText's own skip-gram arguments, one mapping for both builds; one thread always (see `trainer`). */
+const skipgramArguments = (o: SubwordTrainingOptions): NativeSkipgramArgs => ({
+  dim: o.dimensions,
+  epoch: o.epochs,
+  minCount: o.minCount,
+  minn: o.minn,
+  maxn: o.maxn,
+  bucket: o.bucket,
+  ws: o.windowSize,
+  neg: o.negatives,
+  lr: o.learningRate,
+  t: o.subsampling,
+  seed: o.seed,
+  thread: 1
+})
 
 export const trainSubwordEncoder = async (
   sources: ReadonlyArray<TrainingSource>,
@@ -224,59 +237,37 @@ export const trainSubwordEncoder = async (
     lastReport = now
     reportTraining(progress)
   }
-  if (o.trainer === "native") {
-    const bin = await trainNativeSkipgram(
-      trainingText,
-      {
-        dim: o.dimensions,
-        epoch: o.epochs,
-        minCount: o.minCount,
-        minn: o.minn,
-        maxn: o.maxn,
-        bucket: o.bucket,
-        ws: o.windowSize,
-        neg: o.negatives,
-        lr: o.learningRate,
-        t: o.subsampling,
-        seed: o.seed,
-        thread: o.threads
-      },
-      throttled
-    )
-    // Loaded into the WebAssembly build too, so the trainer's own word vectors and rows (which
-    // the export is checked against) come from the same library as with in-process training.
-    fastText.FS.writeFile("/model.bin", bin)
-    trainer.loadModel("/model.bin")
-  } else {
+  const args = skipgramArguments(o)
+  let bin: Uint8Array
+  // The WebAssembly trainer holding the model, for its own word vectors and rows (what the export
+  // is checked against). A native model is loaded into it only when they are asked for.
+  let loaded = o.trainer === "wasm"
+  if (o.trainer === "native") bin = await trainNativeSkipgram(trainingText, args, throttled)
+  else {
     fastText.FS.writeFile("/train.txt", trainingText)
-    const args = new fastText.Args()
-    args.input = "/train.txt"
-    args.output = "/model"
-    args.model = fastText.ModelName.skipgram
-    args.loss = fastText.LossName.ns
-    args.dim = o.dimensions
-    args.epoch = o.epochs
-    args.minCount = o.minCount
-    args.minn = o.minn
-    args.maxn = o.maxn
-    args.bucket = o.bucket
-    args.ws = o.windowSize
-    args.neg = o.negatives
-    args.lr = o.learningRate
-    args.t = o.subsampling
-    args.seed = o.seed
-    args.thread = 1
-    args.verbose = 0
-    trainer.train(args, throttled)
+    const wasmArgs = Object.assign(new fastText.Args(), args, { input: "/train.txt", output: "/model", verbose: 0 })
+    wasmArgs.model = fastText.ModelName.skipgram
+    wasmArgs.loss = fastText.LossName.ns
+    trainer.train(wasmArgs, throttled)
     fastText.FS.unlink("/train.txt")
     trainer.saveModel("/model.bin")
+    bin = fastText.FS.readFile("/model.bin")
+    fastText.FS.unlink("/model.bin")
   }
   reportTraining(1)
   const trainMs = Date.now() - started
 
   started = Date.now()
-  const file = readFastTextModel(fastText.FS.readFile("/model.bin"))
-  fastText.FS.unlink("/model.bin")
+  const file = readFastTextModel(bin)
+  const withTrainer = <A>(f: () => A): A => {
+    if (!loaded) {
+      fastText.FS.writeFile("/model.bin", bin)
+      trainer.loadModel("/model.bin")
+      fastText.FS.unlink("/model.bin")
+      loaded = true
+    }
+    return f()
+  }
   const dictionary = new SubwordDictionary(file.words, file.counts)
   // Dictionary counts are of the words kept (minCount); p(word) is over all tokens read.
   const totalTokens = file.counts.reduce((n, c) => n + c, 0)
@@ -315,20 +306,22 @@ export const trainSubwordEncoder = async (
   onProgress("export", 1, 1)
 
   const dimension = o.dimensions
-  const trainerWordVector = (word: string) => {
-    const at = fastText._malloc(dimension * 4)
-    try {
-      trainer.getWordVector({ ptr: at, size: dimension }, word)
-      return new Float32Array(fastText.HEAPF32.buffer, at, dimension).slice()
-    } finally {
-      fastText._free(at)
-    }
-  }
-  const trainerWordRows = (word: string) => {
-    const pair = trainer.getSubwords(word) as unknown as [unknown, { size(): number; get(i: number): number }]
-    const ids = pair[1]
-    return Array.from({ length: ids.size() }, (_, i) => ids.get(i))
-  }
+  const trainerWordVector = (word: string) =>
+    withTrainer(() => {
+      const at = fastText._malloc(dimension * 4)
+      try {
+        trainer.getWordVector({ ptr: at, size: dimension }, word)
+        return new Float32Array(fastText.HEAPF32.buffer, at, dimension).slice()
+      } finally {
+        fastText._free(at)
+      }
+    })
+  const trainerWordRows = (word: string) =>
+    withTrainer(() => {
+      const pair = trainer.getSubwords(word) as unknown as [unknown, { size(): number; get(i: number): number }]
+      const ids = pair[1]
+      return Array.from({ length: ids.size() }, (_, i) => ids.get(i))
+    })
   return {
     settings,
     dictionary,

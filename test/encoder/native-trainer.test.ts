@@ -16,7 +16,7 @@ import { savedSubwordEncoder } from "./saved-encoder.ts"
 const available = await nativeFastTextAvailable()
 const abstracts = sampleAbstracts()
 const titles = sampleTitles()
-const small = { trainer: "native", threads: 1, dimensions: 32, bucket: 20_000, epochs: 3, minCount: 2 } as const
+const small = { trainer: "native", dimensions: 32, bucket: 20_000, epochs: 3, minCount: 2 } as const
 const train = () =>
   trainSubwordEncoder(
     [
