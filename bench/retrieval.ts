@@ -160,10 +160,20 @@ interface HeldOutQuery {
   readonly relevant: ReadonlySet<number>
 }
 
-/** The two forms of each held-out query the quality tables report. */
-type QueryKind = "long" | "short"
-const QUERY_KINDS: ReadonlyArray<QueryKind> = ["long", "short"]
-const queryText = (q: HeldOutQuery, kind: QueryKind) => (kind === "long" ? q.text : q.short)
+/**
+ * The forms of each held-out query the quality tables report: long, short, and long with its
+ * priority date ("dated": filedBefore the query's own filing date, which is what a prior-art
+ * searcher always sets; a later filing cannot be prior art, and every held-out citation was
+ * filed earlier). Tuning uses the long form only.
+ */
+type QueryKind = "long" | "short" | "dated"
+const QUERY_KINDS: ReadonlyArray<QueryKind> = ["long", "short", "dated"]
+const queryText = (q: HeldOutQuery, kind: QueryKind) => (kind === "short" ? q.short : q.text)
+/** The admission predicate of a query: never its own document; with its priority date, only earlier filings (as filters.ts admits them). */
+const admitted = (corpus: SearchCorpus, q: HeldOutQuery, kind: QueryKind) => {
+  const before = corpus.filed[q.key]
+  return kind === "dated" && before > 0 ? (k: number) => k !== q.key && corpus.filed[k] !== 0 && corpus.filed[k] < before : (k: number) => k !== q.key
+}
 
 const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolean; feedback?: boolean }> = [
   { name: "BM25 alone", channels: { dense: false, citations: false, lexical: true } },
@@ -288,7 +298,7 @@ const heldOut = async (label: string, versionDir: string) => {
   }
   const vectors = await encode("long")
   const shortVectors = await encode("short")
-  const vectorOf = (q: HeldOutQuery, kind: QueryKind) => (kind === "long" ? vectors : shortVectors).get(q.key)
+  const vectorOf = (q: HeldOutQuery, kind: QueryKind) => (kind === "short" ? shortVectors : vectors).get(q.key)
   return { label, versionDir, db, base, texts, queries, state, hub, vectors, vectorOf, relevance }
 }
 
@@ -349,7 +359,7 @@ const quality = async (label: string, versionDir: string) => {
     const sums = { dev: new Judged(), test: new Judged() }
     for (const q of queries) {
       const text = queryText(q, kind)
-      const got = await retrieve(state, { vector: vectorOf(q, kind), text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
+      const got = await retrieve(state, { vector: vectorOf(q, kind), text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: admitted(state.corpus, q, kind), filtered: kind === "dated" })
       let hits = got.hits
       if (config.rerank && hits.length) {
         const head = hits.slice(0, RERANK_DEPTH)
@@ -661,7 +671,7 @@ const sample = latencyOnly ? undefined : await quality("sample (grants)", await 
 const synth = latencyOnly || values["sample-only"] ? undefined : await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
 for (const q of [sample, synth].filter((q) => q !== undefined))
   for (const kind of QUERY_KINDS)
-    printTable(`Held-out retrieval, ${q.corpus} (encoder: ${q.encoder}), ${kind === "long" ? "long queries (abstract + first claim)" : "SHORT queries (first claim up to its first semicolon, at most 25 words; the title without a claim)"}: ${q.heldOutQueries} queries, ${q.documents} documents; relevant = ${q.relevance}`, q.results.filter((r) => r.split !== "all" && r.query === kind), [
+    printTable(`Held-out retrieval, ${q.corpus} (encoder: ${q.encoder}), ${kind === "long" ? "long queries (abstract + first claim)" : kind === "dated" ? "DATED long queries (abstract + first claim, filedBefore the query's own filing date)" : "SHORT queries (first claim up to its first semicolon, at most 25 words; the title without a claim)"}: ${q.heldOutQueries} queries, ${q.documents} documents; relevant = ${q.relevance}`, q.results.filter((r) => r.split !== "all" && r.query === kind), [
     ["configuration", (r) => r.config],
     ["split", (r) => `${r.split} (${r.queries})`],
     ["recall@10", (r) => f3(r.recallAt10)],
@@ -675,6 +685,11 @@ for (const q of [sample, synth]) if (q?.cpcOracle) {
     `${q.corpus}: the CPC oracle (ranking by exact main subgroup, then subclass; a ceiling for any text method here) reaches recall@100 ${q.cpcOracle.map((o) => `${f3(o.recallAt100)} on ${o.split} (${(o.recallAt100 / bm25(o.split)).toFixed(2)}× BM25)`).join(", ")}\n`
   )
 }
+for (const q of [sample, synth].filter((q) => q !== undefined))
+  for (const kind of ["long", "dated"] as const) {
+    const at = (config: string, split: string) => q.results.find((r) => r.config === config && r.split === split && r.query === kind)!.recallAt100
+    process.stdout.write(`${q.corpus}, ${kind} queries: plain search recall@100 over BM25's ${(["dev", "test"] as const).map((split) => `${(at("dense+citations", split) / at("BM25 alone", split)).toFixed(2)}× on ${split}`).join(", ")}\n`)
+  }
 const lat = values["quality-only"] || values["sample-only"] ? undefined : await latency(await synthDir(values["latency-artifacts"], Number(values["latency-n"])))
 if (lat) printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
   ["mode", (r) => r.mode],

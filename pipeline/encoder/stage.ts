@@ -51,9 +51,9 @@ export const EncoderKind = Config.literal("fasttext", "lsa", "ensemble")("ENCODE
 
 /**
  * Which build of fastText trains the subword model (ENCODER_TRAINER): `native` is Debian's
- * `fasttext` command on every core, reading the whole corpus text several times over in the time
- * the in-process WebAssembly build (`wasm`, one thread) reads a fifth of it twice; `auto` (the
- * default) takes native where the command runs here. The two give different models, so the
+ * `fasttext` command, two to three times as fast on its one thread as the in-process WebAssembly
+ * build (`wasm`), so it reads several times the text in a few minutes (trainerOptions); `auto`
+ * (the default) takes native where the command runs here. The two give different models, so the
  * choice is part of the stage's settings.
  */
 export const EncoderTrainer = Config.string("ENCODER_TRAINER").pipe(
@@ -63,6 +63,23 @@ export const EncoderTrainer = Config.string("ENCODER_TRAINER").pipe(
     validation: (s: string): s is "auto" | "native" | "wasm" => s === "auto" || s === "native" || s === "wasm"
   })
 )
+
+/**
+ * Words the subword trainer reads per epoch at most (ENCODER_TRAINING_WORDS; default the
+ * trainer's own budget, trainerOptions): the bound on training time. A smaller budget trains
+ * faster on a weaker model; it is part of the stage's settings, so changing it retrains.
+ */
+export const EncoderTrainingWords = Config.option(
+  Config.integer("ENCODER_TRAINING_WORDS").pipe(
+    Config.validate({ message: "ENCODER_TRAINING_WORDS: must be a whole number of words of at least 10000", validation: (n: number) => n >= 10_000 })
+  )
+)
+
+/** The subword training options of a trainer, with the budget ENCODER_TRAINING_WORDS sets. */
+export const stageTrainingOptions = (trainer: "wasm" | "native", words: Option.Option<number>): Partial<SubwordTrainingOptions> => ({
+  ...trainerOptions(trainer),
+  ...Option.match(words, { onNone: () => ({}), onSome: (maxTrainingWords) => ({ maxTrainingWords }) })
+})
 
 /** ENCODER_TRAINER resolved to the build that will train; `native` without the command fails the stage with a message saying so. */
 export const resolvedTrainer = Effect.gen(function* () {
@@ -298,10 +315,16 @@ export const encoderStage: Stage = {
   name: "encoder",
   sources: ["pipeline/encoder", "core/encoder", "core/text/tokenize.ts"],
   // Switching ENCODER retrains (and so re-embeds) instead of reusing the other kind's model.
-  settings: Effect.zipWith(
+  settings: Effect.all([
     Effect.orElseSucceed(EncoderKind, () => "ensemble" as const),
     Effect.orElseSucceed(resolvedTrainer, () => "wasm" as const),
-    (kind, trainer) => (kind === "lsa" ? "ENCODER=lsa" : `ENCODER=${kind} ENCODER_TRAINER=${trainer}`)
+    Effect.orElseSucceed(EncoderTrainingWords, () => Option.none<number>())
+  ]).pipe(
+    Effect.map(([kind, trainer, words]) =>
+      kind === "lsa"
+        ? "ENCODER=lsa"
+        : `ENCODER=${kind} ENCODER_TRAINER=${trainer} ENCODER_TRAINING_WORDS=${stageTrainingOptions(trainer, words).maxTrainingWords ?? defaultSubwordTrainingOptions.maxTrainingWords}`
+    )
   ),
   // RETRAIN=1 must train even when nothing changed since the last build (the runner would take the
   // pinned model over); ENCODER_PIN must be honoured the same way.
@@ -312,6 +335,7 @@ export const encoderStage: Stage = {
     Effect.gen(function* () {
       const kind = yield* EncoderKind
       const trainer = kind === "lsa" ? ("wasm" as const) : yield* resolvedTrainer
+      const trainingWords = yield* EncoderTrainingWords
       const retrain = yield* RetrainSetting
       const drift = yield* EncoderDrift
       const explicitPin = yield* EncoderPin
@@ -338,7 +362,7 @@ export const encoderStage: Stage = {
           }
         }
         if (kind !== "lsa" && trainer === "wasm") ctx.progress.info("encoder: training in-process on one thread, on a fifth of the text (install Debian's fasttext for the full model)")
-        const result = await trainEncoder(kind, ctx.workDir, ctx.progress, trainerOptions(trainer))
+        const result = await trainEncoder(kind, ctx.workDir, ctx.progress, stageTrainingOptions(trainer, trainingWords))
         const trainedOn: TrainedOn = { documents }
         await fs.writeFile(path.join(ctx.workDir, encoderFolder, TRAINED_FILE), JSON.stringify(trainedOn))
         return { ...result, outputs: [...result.outputs, `${encoderFolder}/${TRAINED_FILE}`], notes: [...(result.notes ?? []), `trained: ${decision.reason}`] }

@@ -8,10 +8,11 @@
  * linear map learned from the CPC scheme's subgroup/parent title pairs (cpc-alignment.ts) keeps
  * the directions along which related titles agree.
  *
- * Cost: skip-gram time grows with the words trained (≈ 35k words/s on one core here). Training
- * reads at most `maxTrainingWords` words per epoch: when the corpus holds more, each source is
- * sampled at the rate that fits its weighted share (small sources such as the applications'
- * own titles and claims are kept whole; the long ones, descriptions and guidance, are thinned).
+ * Cost: skip-gram time grows with the words trained (≈ 30k words/s on one core here in
+ * WebAssembly, 70k natively). Training reads at most `maxTrainingWords` words per epoch: when the
+ * corpus holds more, each source is sampled at the rate that fits its weighted share (small
+ * sources such as the applications' own titles and claims are kept whole; the long ones,
+ * descriptions and guidance, are thinned).
  */
 import { getFastTextModule } from "fasttext.wasm.js"
 import type { SubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
@@ -86,15 +87,16 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
 
 /**
  * What each trainer reads. The WebAssembly build (about 30k words/s on its one thread) keeps to
- * the defaults: a budget of 1.5M words, read twice. The native trainer (two to three times as
- * fast on one thread) gets a budget of 8M words, read three times. The budget is in words as
- * DuckDB counts them when it thins the sources (spaces, stage.ts trainingSources), which is about
- * three times what the trainer then counts: 2.7M words of the sample's 3.5M, 2.9M at 100k
- * synthetic applications, every CPC title included in both; about 3 minutes. On the similarity benchmark's test half (bench/encoder-similarity.ts) the subword
- * part's Pearson goes from 0.460 to about 0.50.
+ * the defaults: a budget of 1.5M words, read twice. The native trainer (about 70k words/s on one
+ * thread) gets a budget of 8M words, read twice: nearly the whole of the sample's text (8.2M words:
+ * every CPC title with its parent's, the descriptions, claims, MPEP and EPO Guidelines), and at a
+ * million applications the same 8M words, descriptions and guidance thinned; about 3 minutes.
+ * Chosen on the dev half of the similarity benchmark (bench/encoder-similarity.ts), subword part's
+ * Pearson: 0.553 on the 2.7M words a miscounted budget left it before (samplingRates), 0.567 on
+ * 8M × 2 epochs, 0.570 on 8M × 3 at twice the time.
  */
 export const trainerOptions = (trainer: "wasm" | "native"): Partial<SubwordTrainingOptions> =>
-  trainer === "native" ? { trainer, maxTrainingWords: 8_000_000, epochs: 3 } : { trainer }
+  trainer === "native" ? { trainer, maxTrainingWords: 8_000_000, epochs: 2 } : { trainer }
 
 /** Training text from one part of the corpus; `texts` is read twice (counting, then sampling). */
 export interface TrainingSource {
@@ -152,8 +154,9 @@ export const samplingRates = (words: ReadonlyArray<number>, weights: ReadonlyArr
       for (const i of open) rates[i] = Math.max(0, share(i) / words[i])
       break
     }
+    // Those kept whole leave the pool; the rest share what is left in the next round.
     for (const i of small) left -= words[i]
-    open = open.filter((i) => words[i] > share(i))
+    open = open.filter((i) => !small.includes(i))
   }
   return rates
 }

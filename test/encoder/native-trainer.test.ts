@@ -8,8 +8,8 @@ import { ConfigProvider, Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { nativeFastTextAvailable, trainNativeSkipgram } from "../../pipeline/encoder/native-fasttext.ts"
-import { resolvedTrainer } from "../../pipeline/encoder/stage.ts"
-import { type TrainedSubwordEncoder, trainSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
+import { EncoderTrainingWords, resolvedTrainer, stageTrainingOptions } from "../../pipeline/encoder/stage.ts"
+import { type TrainedSubwordEncoder, trainerOptions, trainSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
 import { savedSubwordEncoder } from "./saved-encoder.ts"
 
@@ -76,5 +76,28 @@ describe("without the fasttext command", () => {
     const exit = await Effect.runPromiseExit(resolvedTrainer.pipe(Effect.withConfigProvider(ConfigProvider.fromJson({ ENCODER_TRAINER: "gpu" }))))
     expect(Exit.isFailure(exit)).toBe(true)
     if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain("ENCODER_TRAINER: must be auto, native or wasm")
+  })
+})
+
+describe("ENCODER_TRAINING_WORDS", () => {
+  const words = (json: Record<string, string>) => Effect.runPromiseExit(EncoderTrainingWords.pipe(Effect.withConfigProvider(ConfigProvider.fromJson(json))))
+
+  it("bounds the words read per epoch, and unset keeps each trainer's own budget", async () => {
+    const set = await words({ ENCODER_TRAINING_WORDS: "2500000" })
+    expect(Exit.isSuccess(set)).toBe(true)
+    if (Exit.isSuccess(set)) expect(stageTrainingOptions("native", set.value).maxTrainingWords).toBe(2_500_000)
+    const unset = await words({})
+    if (Exit.isSuccess(unset)) {
+      expect(stageTrainingOptions("native", unset.value)).toEqual(trainerOptions("native"))
+      expect(stageTrainingOptions("wasm", unset.value)).toEqual(trainerOptions("wasm"))
+    } else expect.unreachable()
+  })
+
+  it("must be a whole number of at least 10000", async () => {
+    for (const bad of ["lots", "1.5", "99"]) {
+      const exit = await words({ ENCODER_TRAINING_WORDS: bad })
+      expect(Exit.isFailure(exit)).toBe(true)
+      if (Exit.isFailure(exit) && bad === "99") expect(String(exit.cause)).toContain("ENCODER_TRAINING_WORDS: must be a whole number of words of at least 10000")
+    }
   })
 })

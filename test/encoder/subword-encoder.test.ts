@@ -264,4 +264,13 @@ describe("training budget", () => {
     expect(rates[2] * 10_000).toBeCloseTo(3_000, 6)
     expect(samplingRates([10, 20], [1, 1], 1_000)).toEqual([1, 1])
   })
+
+  it("spends the whole budget: a corpus smaller than it is read whole, a larger one to the budget", () => {
+    // The sample's sources (applications, claims, CPC titles, descriptions, MPEP, EPO) and weights.
+    const words = [114_366, 248_522, 4_576_070, 1_932_295, 579_460, 299_365]
+    const weights = [1, 1, 8, 1, 1, 1]
+    expect(samplingRates(words, weights, 8_000_000)).toEqual([1, 1, 1, 1, 1, 1])
+    const read = samplingRates(words, weights, 4_000_000).reduce((n, r, i) => n + r * words[i], 0)
+    expect(read).toBeCloseTo(4_000_000, 0)
+  })
 })
