@@ -14,9 +14,6 @@ import { runPipeline } from "../../pipeline/stages/runner.ts"
 export const sampleArtifactsRoot = path.resolve(".tmp/test-artifacts")
 
 export default async function setup(project: TestProject) {
-  // Tests assert behaviour, not the encoder's quality (make bench measures that): the subword
-  // model trains on a third of the default budget, about two minutes instead of six on CI.
-  process.env.ENCODER_TRAINING_WORDS ??= "2500000"
   const outcome = await Effect.runPromise(
     runPipeline({
       corpus: path.resolve("pipeline/sample-corpus"),
