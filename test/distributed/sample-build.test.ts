@@ -104,13 +104,18 @@ const until = async (f: () => boolean, what: string, timeoutMs = 120_000) => {
   }
 }
 
+// The test is about distribution, not the encoder's quality: both builds train it on a small
+// budget (one setting for both, so they must still train the same encoder), minutes less on CI.
+const ENCODER_BUDGET = { ENCODER_TRAINING_WORDS: "1000000" }
+
 describe("a distributed build of the sample", () => {
   it("equals the single-machine build, with a worker killed during ingest and another during embedding", async () => {
-    const single = await build("single", { INGEST_WORKERS: "1", BUILD_QUEUE: undefined })
+    const single = await build("single", { ...ENCODER_BUDGET, INGEST_WORKERS: "1", BUILD_QUEUE: undefined })
     const a = startQueueWorker()
     const b = startQueueWorker()
     await until(() => [a, b].every((w) => w.lines.some((l) => /ready on queue \S+\.embed /.test(l))), "ready workers")
     const distributed = build("distributed", {
+      ...ENCODER_BUDGET,
       BUILD_QUEUE: REDIS,
       BUILD_QUEUE_NAME: queue,
       BUILD_STORE: `s3://${BUCKET}/builds`,
