@@ -23,7 +23,7 @@
  * (embed, map, atlas, …) rebuild from the new model.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
-import { Config, Effect, Either, Option } from "effect"
+import { Config, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
@@ -315,22 +315,13 @@ export const encoderStage: Stage = {
   name: "encoder",
   sources: ["pipeline/encoder", "core/encoder", "core/text/tokenize.ts"],
   // Switching ENCODER retrains (and so re-embeds) instead of reusing the other kind's model.
-  // A setting that does not parse makes settings of its own, so the stage runs and fails naming
-  // it, rather than an up-to-date build passing over it in silence.
-  settings: Effect.all([
-    Effect.orElseSucceed(EncoderKind, () => "ensemble" as const),
-    Effect.orElseSucceed(resolvedTrainer, () => "wasm" as const),
-    Effect.either(EncoderTrainingWords)
-  ]).pipe(
-    Effect.map(([kind, trainer, words]) =>
-      kind === "lsa"
-        ? "ENCODER=lsa"
-        : `ENCODER=${kind} ENCODER_TRAINER=${trainer} ENCODER_TRAINING_WORDS=${Either.match(words, {
-            onLeft: () => "invalid",
-            onRight: (w) => String(stageTrainingOptions(trainer, w).maxTrainingWords ?? defaultSubwordTrainingOptions.maxTrainingWords)
-          })}`
-    )
-  ),
+  settings: Effect.gen(function* () {
+    const kind = yield* EncoderKind
+    if (kind === "lsa") return "ENCODER=lsa"
+    const trainer = yield* resolvedTrainer
+    const { maxTrainingWords } = { ...defaultSubwordTrainingOptions, ...stageTrainingOptions(trainer, yield* EncoderTrainingWords) }
+    return `ENCODER=${kind} ENCODER_TRAINER=${trainer} ENCODER_TRAINING_WORDS=${maxTrainingWords}`
+  }),
   // RETRAIN=1 must train even when nothing changed since the last build (the runner would take the
   // pinned model over); ENCODER_PIN must be honoured the same way.
   rerun: Effect.zipWith(Effect.orElseSucceed(RetrainSetting, () => false), Effect.orElseSucceed(EncoderPin, () => Option.none<string>()), (retrain, pin) => retrain || Option.isSome(pin)),

@@ -98,7 +98,7 @@ const takeOverPlaces = async (conn: DuckDBConnection, earlierDir: string, parque
 export const mapStage: Stage = {
   name: "map",
   sources: ["pipeline/map", "core/random.ts", "core/index"],
-  settings: Effect.map(Effect.orElseSucceed(MapSample, () => MAP_SAMPLE), (n) => (n === MAP_SAMPLE ? "" : `MAP_SAMPLE=${n}`)),
+  settings: Effect.map(MapSample, (n) => (n === MAP_SAMPLE ? "" : `MAP_SAMPLE=${n}`)),
   dependsOn: ["embed"],
   readsCorpusFile: () => false,
   run: (ctx) =>

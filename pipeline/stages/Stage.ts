@@ -56,8 +56,12 @@ export interface Stage {
   readonly name: string
   /** Source paths (files or folders, repo-relative) whose content makes up the stage's code version. */
   readonly sources: ReadonlyArray<string>
-  /** Settings that change what the stage produces (e.g. ENCODER), folded into its code version. */
-  readonly settings?: Effect.Effect<string>
+  /**
+   * Settings that change what the stage produces (e.g. ENCODER), folded into its code version. A
+   * setting that does not parse fails the build before any stage runs, naming the stage and the
+   * rule, even when the build would otherwise be up to date.
+   */
+  readonly settings?: Effect.Effect<string, StageError | ConfigError.ConfigError>
   /**
    * True when the stage must run although an earlier build's outputs match its code and inputs
    * (the encoder under RETRAIN=1): the runner then neither resumes nor takes outputs over.

@@ -165,7 +165,9 @@ const build = (opts: PipelineOptions) =>
     const files = yield* store.list(location, fingerprints?.fingerprintOf)
     if (fingerprints) yield* Effect.promise(() => fingerprints.save())
     // Settings are read in the caller's runtime, so a Config provider it sets (tests, benchmarks) counts.
-    const settings = yield* Effect.forEach(opts.stages, (s) => s.settings ?? Effect.succeed(undefined))
+    const settings = yield* Effect.forEach(opts.stages, (s) =>
+      s.settings ? s.settings.pipe(Effect.mapError((e) => StageFailed.of(s.name, e))) : Effect.succeed(undefined)
+    )
     const codeVersions = yield* Effect.promise(() =>
       Promise.all(opts.stages.map(async (s, i) => (settings[i] !== undefined ? sha256(`${await codeVersionOf(s.sources)}|${settings[i]}`).slice(0, 16) : codeVersionOf(s.sources))))
     )

@@ -2,7 +2,7 @@
  * The version mechanism: atomic publication, reuse of unchanged stages, resume after a crash,
  * and an unreadable corpus location named in the error.
  */
-import { Effect, Exit } from "effect"
+import { Config, ConfigProvider, Effect, Exit } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -169,5 +169,22 @@ describe("artifact versions", () => {
     expect(Exit.isFailure(exit)).toBe(true)
     expect(String(Exit.isFailure(exit) && exit.cause)).toContain(`stage undeclared reads lines.txt of stage lines without depending on it`)
     await expect(fs.readlink(path.join(root, "current"))).rejects.toThrow()
+  })
+
+  it("fails on a setting that does not parse before any stage runs, even when the build is up to date", async () => {
+    const runs: string[] = []
+    const before = await ok([lineCounter(runs), doubler(runs)])
+    const setting = Config.integer("RUNNER_TEST_SETTING").pipe(Config.validate({ message: "RUNNER_TEST_SETTING: must be at least 1", validation: (n) => n >= 1 }))
+    const configured: Stage = { ...doubler(runs), settings: Effect.map(setting, String) }
+    const exit = await Effect.runPromiseExit(
+      runPipeline({ corpus, artifactsRoot: root, stages: [lineCounter(runs), configured], progress: silentProgress }).pipe(
+        Effect.provide(CorpusStore.Default),
+        Effect.withConfigProvider(ConfigProvider.fromJson({ RUNNER_TEST_SETTING: "0" }))
+      )
+    )
+    expect(Exit.isFailure(exit)).toBe(true)
+    expect(String(Exit.isFailure(exit) && exit.cause)).toContain("stage double failed: RUNNER_TEST_SETTING: must be at least 1")
+    expect(runs).toEqual(["lines", "double"])
+    expect(await fs.readlink(path.join(root, "current"))).toBe(before.version)
   })
 })
