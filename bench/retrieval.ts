@@ -65,6 +65,7 @@ import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder
 import { type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import type { SearchCorpus } from "../core/search/corpus.ts"
+import { compileFilter, ymd } from "../core/search/filters.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
@@ -169,10 +170,12 @@ interface HeldOutQuery {
 type QueryKind = "long" | "short" | "dated"
 const QUERY_KINDS: ReadonlyArray<QueryKind> = ["long", "short", "dated"]
 const queryText = (q: HeldOutQuery, kind: QueryKind) => (kind === "short" ? q.short : q.text)
-/** The admission predicate of a query: never its own document; with its priority date, only earlier filings (as filters.ts admits them). */
+/** The admission predicate of a query: never its own document; dated, also the filter a request with filedBefore its filing date gets. */
 const admitted = (corpus: SearchCorpus, q: HeldOutQuery, kind: QueryKind) => {
-  const before = corpus.filed[q.key]
-  return kind === "dated" && before > 0 ? (k: number) => k !== q.key && corpus.filed[k] !== 0 && corpus.filed[k] < before : (k: number) => k !== q.key
+  const own = (k: number) => k !== q.key
+  if (kind !== "dated" || corpus.filed[q.key] === 0) return own
+  const { accepts } = compileFilter(corpus, { filedBefore: ymd(corpus.filed[q.key]) })
+  return (k: number) => own(k) && accepts(k)
 }
 
 const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolean; feedback?: boolean }> = [
@@ -412,7 +415,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
   const measure = async (c: (typeof corpora)[number], config: (typeof CONFIGS)[number], weights: RetrievalWeights, kind: QueryKind = "long") => {
     const sum = new Judged()
     for (const q of devOf(c)) {
-      const got = await retrieve(c.state, { vector: c.vectorOf(q, kind), text: queryText(q, kind), depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key, weights })
+      const got = await retrieve(c.state, { vector: c.vectorOf(q, kind), text: queryText(q, kind), depth: 100, channels: config.channels, feedback: config.feedback, accepts: admitted(c.state.corpus, q, kind), weights })
       sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(c.state.corpus, q.key))
     }
     return sum.means()

@@ -36,7 +36,8 @@ export const periodEnd = (bound: string) => {
   return y * 10000 + m * 100 + d
 }
 
-const ymd = (n: number) => `${String(Math.floor(n / 10000)).padStart(4, "0")}-${String(Math.floor(n / 100) % 100).padStart(2, "0")}-${String(n % 100).padStart(2, "0")}`
+/** YYYYMMDD as YYYY-MM-DD, the form a date bound is written in. */
+export const ymd = (n: number) => `${String(Math.floor(n / 10000)).padStart(4, "0")}-${String(Math.floor(n / 100) % 100).padStart(2, "0")}-${String(n % 100).padStart(2, "0")}`
 
 export interface CompiledFilter {
   readonly active: boolean
