@@ -103,24 +103,29 @@ const stopSetOf = (settings: PatentTokenizerSettings) => {
   return set
 }
 
+const foldedOf = (text: string, settings: PatentTokenizerSettings) => {
+  const folded = text.normalize("NFKD").replace(combiningMarks, "")
+  return settings.lowercase ? folded.toLowerCase() : folded
+}
+
+/** Whether a matched word (undefined: a clause break) is one the tokeniser keeps. */
+const kept = (word: string | undefined, settings: PatentTokenizerSettings, stop: ReadonlySet<string>): word is string =>
+  word !== undefined &&
+  !stop.has(word) &&
+  word.length >= settings.minTokenLength &&
+  word.length <= settings.maxTokenLength &&
+  !(settings.dropNumerals && numeral.test(word))
+
 /** Splits patent text into stems, in order, with bigram adjacency. */
 export const tokenizePatentText = (
   text: string,
   settings: PatentTokenizerSettings = defaultPatentTokenizerSettings
 ): PatentToken[] => {
   const stop = stopSetOf(settings)
-  let folded = text.normalize("NFKD").replace(combiningMarks, "")
-  if (settings.lowercase) folded = folded.toLowerCase()
   const tokens: PatentToken[] = []
   let joined = false
-  for (const [, word] of folded.matchAll(wordOrBreak)) {
-    if (
-      word === undefined ||
-      stop.has(word) ||
-      word.length < settings.minTokenLength ||
-      word.length > settings.maxTokenLength ||
-      (settings.dropNumerals && numeral.test(word))
-    ) {
+  for (const [, word] of foldedOf(text, settings).matchAll(wordOrBreak)) {
+    if (!kept(word, settings, stop)) {
       joined = false
       continue
     }
@@ -128,6 +133,27 @@ export const tokenizePatentText = (
     joined = true
   }
   return tokens
+}
+
+/**
+ * How many words tokenizePatentText would keep, counting no further than `upTo` (no stemming):
+ * what a caller needs that only asks whether a text is short.
+ */
+export const countPatentWords = (text: string, upTo: number, settings: PatentTokenizerSettings = defaultPatentTokenizerSettings): number => {
+  const stop = stopSetOf(settings)
+  const count = (part: string) => {
+    let n = 0
+    for (const [, word] of foldedOf(part, settings).matchAll(wordOrBreak)) if (kept(word, settings, stop) && ++n >= upTo) break
+    return n
+  }
+  // An abstract is folded whole only when its opening (cut at a space, so no word is split) falls
+  // short: folding is most of the cost, and the embed stage asks this of every application.
+  const cut = text.length > 64 * upTo ? text.lastIndexOf(" ", 64 * upTo) : -1
+  if (cut > 0) {
+    const n = count(text.slice(0, cut))
+    if (n >= upTo) return n
+  }
+  return count(text)
 }
 
 /** The vocabulary key of a bigram: two stems joined by a space (a space never occurs in a stem). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import {
+  countPatentWords,
   defaultPatentTokenizerSettings,
   parsePatentTokenizerSettings,
   termsOf,
@@ -67,5 +68,19 @@ describe("patent tokeniser", () => {
     const custom = parsePatentTokenizerSettings({ ...saved, stopWords: ["rotor"] })
     expect(tokenizePatentText("the rotor blade", custom).map((t) => t.stem)).toEqual(["the", "blade"])
     expect(() => parsePatentTokenizerSettings({ stemmer: "lancaster" })).toThrow(/stemmer/)
+  })
+
+  it("counts the words it keeps without stemming, stopping at the count asked for", () => {
+    for (const text of [
+      "",
+      "the rotating drum dryer",
+      "1. An apparatus comprising: a first member, wherein said member is configured to rotate",
+      // A long opening of stop words: the count must read past the first stretch of text.
+      `${"the of and ".repeat(300)} drum dryer`,
+      "Café rotors 12 14a co2 ".repeat(200)
+    ]) {
+      const kept = tokenizePatentText(text).length
+      for (const upTo of [1, 3, 8, 1000]) expect(countPatentWords(text, upTo)).toBe(Math.min(kept, upTo))
+    }
   })
 })
