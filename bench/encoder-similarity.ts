@@ -17,7 +17,8 @@
  * (pipeline/encoder/cpc-alignment.ts; trained once without it, the map applied to its vectors, which
  * is what a model trained with the map serves) at several shrinkages, the LSA encoder, both
  * trained here on the version's tables exactly as the encoder stage trains them, their ensemble (the
- * default encoder) at its default subword weight and others, and two lexical
+ * default encoder) at its default subword weight and others, with and without LSA's weight cut
+ * for texts under LSA_FULL_AT_WORDS words (and at other such counts), and two lexical
  * baselines (Jaccard overlap of stems; TF-IDF over character trigrams, idf from all CPC titles).
  *
  *   node --import tsx bench/encoder-similarity.ts [--artifacts DIR] [--pairs 4000] [--fasttext '{json options}']
@@ -28,8 +29,8 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
-import { DEFAULT_SUBWORD_WEIGHT, joinVectors } from "../core/encoder/ensemble-encoder.ts"
-import { tokenizePatentText } from "../core/text/tokenize.ts"
+import { DEFAULT_SUBWORD_WEIGHT, ensembleScales, joinVectors, LSA_FULL_AT_WORDS } from "../core/encoder/ensemble-encoder.ts"
+import { countPatentWords, tokenizePatentText } from "../core/text/tokenize.ts"
 import { sqlString } from "../core/artifacts/files.ts"
 import { applyAlignment, cpcAlignment, defaultAlignmentOptions, schemePairs } from "../pipeline/encoder/cpc-alignment.ts"
 import { heldOutSplit, isHeldOutCpcSymbol, mainGroupOf } from "../pipeline/encoder/held-out.ts"
@@ -283,11 +284,14 @@ const unitVector = (v: Float64Array) => {
 const alignedEmbedder = (unaligned: Embedder, w: Float32Array, d: number): Embedder => async (texts) =>
   (await unaligned(texts)).map((v) => unitVector(applyAlignment(w, v, d)))
 
-/** The ensemble's vectors (ENCODER=ensemble) of two parts at a subword weight `w`. */
-const ensembleEmbedder = (lsa: Embedder, subword: Embedder, w: number): Embedder => async (texts) => {
+/**
+ * The ensemble's vectors (ENCODER=ensemble) of two parts at a subword weight `w`, LSA having its
+ * whole weight from `fullAt` words (ensembleScales; 0: always).
+ */
+const ensembleEmbedder = (lsa: Embedder, subword: Embedder, w: number, fullAt: number): Embedder => async (texts) => {
   const [l, s] = await Promise.all([lsa(texts), subword(texts)])
-  const scales = [Math.sqrt(1 - w), Math.sqrt(w)]
-  return texts.map((_, i) => joinVectors([l[i], s[i]], scales))
+  const parts = [{ weight: 1 - w, fullAtWords: fullAt > 0 ? fullAt : undefined }, { weight: w }]
+  return texts.map((t, i) => joinVectors([l[i], s[i]], ensembleScales(parts, [countPatentWords(t, 1000), 0])))
 }
 
 const cosineOf =
@@ -338,9 +342,12 @@ const main = async () => {
     ["LSA encoder (ENCODER=lsa)", cosineOf(lsaVectors), lsa.seconds],
     // The ensemble (ENCODER=ensemble) joins exactly these two models' vectors.
     ...[...new Set([0.3, 0.4, DEFAULT_SUBWORD_WEIGHT, 0.5, 0.7])].sort((a, b) => a - b).map(
-      (w) => [`ensemble with the aligned subword part, weight ${w} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default" : ""})`, cosineOf(ensembleEmbedder(lsaVectors, aligned, w)), null] as [string, Similarity, number | null]
+      (w) => [`ensemble with the aligned subword part, weight ${w}, LSA full from ${LSA_FULL_AT_WORDS} words (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default" : ""})`, cosineOf(ensembleEmbedder(lsaVectors, aligned, w, LSA_FULL_AT_WORDS)), null] as [string, Similarity, number | null]
     ),
-    [`ensemble with the unaligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT} (no CPC map)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT)), null],
+    ...[0, 4, 16].map(
+      (n) => [`ensemble with the aligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT}, ${n ? `LSA full from ${n} words` : "LSA at full weight for every text (the default before 2026-11-29 evening)"}`, cosineOf(ensembleEmbedder(lsaVectors, aligned, DEFAULT_SUBWORD_WEIGHT, n)), null] as [string, Similarity, number | null]
+    ),
+    [`ensemble with the unaligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT} (no CPC map)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT, LSA_FULL_AT_WORDS)), null],
     ["Jaccard of stems", jaccardOfStems, null],
     ["TF-IDF of character trigrams", trigramTfIdf(scheme.map((e) => e.title)), null]
   ]

@@ -37,7 +37,7 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-words 0,4,8,16]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
@@ -49,8 +49,9 @@
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
  * prints dense alone and plain search (dense+citations) on the DEV split only, for each subword
  * weight listed (and, with --tune-sif, each SIF a of the subword part's pooling, applied at
- * featurisation from a copy of its settings); the weight is chosen there, then built and reported
- * on the test split.
+ * featurisation from a copy of its settings; with --tune-words, each number of words from which
+ * the LSA part has its whole weight, 0 for always: core/encoder/ensemble-encoder.ts ensembleScales),
+ * for long and short queries; the weight is chosen there, then built and reported on the test split.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
@@ -62,7 +63,8 @@ import { createKey } from "../api/auth/issue.ts"
 import { startServer } from "../api/server.ts"
 import { indexedText } from "../core/encoder/document-text.ts"
 import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
-import { type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
+import { ensembleScales, type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
+import { countPatentWords } from "../core/text/tokenize.ts"
 import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import type { SearchCorpus } from "../core/search/corpus.ts"
 import { compileFilter, ymd } from "../core/search/filters.ts"
@@ -87,6 +89,7 @@ const { values } = parseArgs({
     "sample-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
     "tune-ensemble": { type: "string" },
+    "tune-words": { type: "string" },
     "tune-sif": { type: "string" },
     "tune-plain": { type: "boolean", default: false },
     "tune-start": { type: "string" },
@@ -551,40 +554,56 @@ const sweepEnsembleWeights = async (
       const parts = await Promise.all(settings.parts.map((p) => loadTextEncoder(path.join(scratch, p.folder), { threads: 1 })))
       const documents = await Promise.all(parts.map((p) => encodeAll(p, documentTexts)))
       const queries = await Promise.all(parts.map((p) => encodeAll(p, dev.map((q) => q.text))))
+      const shorts = await Promise.all(parts.map((p) => encodeAll(p, dev.map((q) => q.short))))
       const dims = parts.reduce((n, p) => n + p.dimensions, 0)
       await Promise.all(parts.map((p) => p.close()))
-      return { documents, queries, dims }
+      return { documents, queries, shorts, dims }
     } finally {
       await fs.rm(scratch, { recursive: true, force: true })
     }
   }
   const rows = []
+  // The LSA part's words from which it has its whole weight (ensembleScales); 0 tries it without.
+  const lsaAt = settings.parts.findIndex((p) => p.folder === "lsa")
+  const builtFullAt = settings.parts[lsaAt]?.fullAtWords ?? 0
+  const wordsOf = (t: string) => countPatentWords(t, 1000)
+  const docWords = documentTexts.map(wordsOf)
+  const scalesFor = (w: number, fullAt: number, words: number) =>
+    ensembleScales(
+      settings.parts.map((p, i) => ({ weight: i === subwordAt ? w : (1 - w) / (settings.parts.length - 1), fullAtWords: i === lsaAt && fullAt > 0 ? fullAt : undefined })),
+      settings.parts.map(() => words)
+    )
+  const n0s = values["tune-words"] ? values["tune-words"].split(",").map(Number) : [builtFullAt]
   for (const sif of values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]) {
-    const { documents, queries: queryVectors, dims } = await encodeParts(sif)
-    for (const w of weights) {
-      const scales = settings.parts.map((_, i) => Math.sqrt(i === subwordAt ? w : (1 - w) / (settings.parts.length - 1)))
+    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif)
+    for (const w of weights) for (const n0 of n0s) {
       const matrix = new Float32Array(count * dims)
-      for (let key = 0; key < count; key++) matrix.set(joinVectors(documents.map((d) => d[key]), scales), key * dims)
+      for (let key = 0; key < count; key++) matrix.set(joinVectors(documents.map((d) => d[key]), scalesFor(w, n0, docWords[key])), key * dims)
       const dense = new DenseChannel(flatIndex(matrix, dims, count), dims, count, matrix)
       const searchParts = { ...state, dense }
-      for (const config of CONFIGS.filter((c) => c.name === "dense alone" || c.name === "dense+citations")) {
-        const sum = new Judged()
-        for (const [i, q] of dev.entries()) {
-          const vector = joinVectors(queryVectors.map((v) => v[i]), scales)
-          const got = await retrieve(searchParts, { vector, text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
-          sum.add(got.hits.map((h) => h.key), q.relevant)
+      for (const config of CONFIGS.filter((c) => c.name === "dense alone" || c.name === "dense+citations"))
+        for (const form of ["long", "short"] as const) {
+          const sum = new Judged()
+          for (const [i, q] of dev.entries()) {
+            const text = form === "long" ? q.text : q.short
+            const vector = joinVectors((form === "long" ? queryVectors : shorts).map((v) => v[i]), scalesFor(w, n0, wordsOf(text)))
+            const got = await retrieve(searchParts, { vector, text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
+            sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key))
+          }
+          rows.push({ sif: sif ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
         }
-        rows.push({ sif: sif ?? "as built", weight: w, config: config.name, ...sum.means() })
-      }
     }
   }
   printTable(`Ensemble subword weight, dev split only (${dev.length} queries; exact search over the re-joined vectors)`, rows, [
     ["SIF a", (r) => String(r.sif)],
     ["subword weight", (r) => String(r.weight)],
+    ["LSA full at words", (r) => (r.n0 ? String(r.n0) : "off")],
+    ["form", (r) => r.form],
     ["configuration", (r) => r.config],
     ["recall@10", (r) => r.recallAt10.toFixed(3)],
     ["recall@100", (r) => r.recallAt100.toFixed(3)],
-    ["MRR", (r) => r.mrr.toFixed(3)]
+    ["MRR", (r) => r.mrr.toFixed(3)],
+    ["CPC@10", (r) => r.cpcAt10.toFixed(3)]
   ])
 }
 

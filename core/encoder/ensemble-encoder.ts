@@ -9,6 +9,14 @@
  * short phrases). A part that knows nothing of a text contributes zeros, and the result is
  * normalised again, so such a text is represented by the other part alone.
  *
+ * A part may also be marked `fullAtWords`: a text with fewer words than that (as the part's own
+ * tokeniser counts them) gives it only that fraction of its weight, and the rest goes to the other
+ * parts. LSA's vectors are sums of co-occurrence directions, reliable for a document and noisy for
+ * a phrase of two or three words, where the subword model is the better judge (see
+ * LSA_FULL_AT_WORDS). An application's abstract and claim are long, so what this changes is short
+ * queries, title-only records (most of the bundled sample) and phrase-to-phrase similarity on the
+ * hub's /encode.
+ *
  * Each part is an ONNX encoder folder of its own (encoder/lsa, encoder/subword); token vectors for
  * late-interaction reranking come from the part marked `tokens`.
  */
@@ -16,6 +24,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { EncoderSessionOptions, PatentTextEncoder, TokenVectors } from "./encoder.ts"
 import { EncoderLoadError } from "./errors.ts"
+import { countPatentWords, parsePatentTokenizerSettings, type PatentTokenizerSettings } from "../text/tokenize.ts"
 
 export const ENSEMBLE_PARTS = { lsa: "lsa", subword: "subword" } as const
 
@@ -32,12 +41,58 @@ export const ENSEMBLE_PARTS = { lsa: "lsa", subword: "subword" } as const
  */
 export const DEFAULT_SUBWORD_WEIGHT = 0.6
 
+/**
+ * The words (content stems) from which the LSA part has its whole weight; a shorter text gives it
+ * words / 8 of it. Chosen on the development halves of both benchmarks, trying 0 (off), 4, 8 and
+ * 16 at subword weight 0.6 (2026-11-29):
+ * - phrase similarity (bench/encoder-similarity.ts, held-out CPC titles), Pearson on dev: off
+ *   0.567, 4: 0.576, 8: 0.579, 16: 0.578;
+ * - held-out citations (bench/retrieval.ts --tune-ensemble 0.6 --tune-words 0,4,8,16), plain
+ *   search recall@100 / MRR on dev: sample (titles) off 0.570 / 0.250, 4: 0.569 / 0.246,
+ *   8: 0.579 / 0.243, 16: 0.563 / 0.231; the tuning objective (recall@100 over BM25's plus a
+ *   quarter of MRR over BM25's) is best at 8. The 100k synthetic corpus is unchanged up to 8
+ *   (its records are abstract + claim, its short queries at least 8 words).
+ */
+export const LSA_FULL_AT_WORDS = 8
+
+export interface EnsemblePart {
+  readonly folder: string
+  readonly weight: number
+  readonly tokens: boolean
+  /** A text with fewer words than this gives the part words / fullAtWords of its weight (absent: always all of it). */
+  readonly fullAtWords?: number
+}
+
 export interface EnsembleSettings {
   readonly kind: "patent-ensemble"
-  readonly parts: ReadonlyArray<{ readonly folder: string; readonly weight: number; readonly tokens: boolean }>
+  readonly parts: ReadonlyArray<EnsemblePart>
+}
+
+/**
+ * Each part's scale (√ of its share) for a text, from the words each part counts in it: a part
+ * marked `fullAtWords` keeps min(1, words / fullAtWords) of its weight, and what it gives up goes
+ * to the unmarked parts in proportion to their weights. With no marked part this is √(weight / total).
+ */
+export const ensembleScales = (parts: ReadonlyArray<Pick<EnsemblePart, "weight" | "fullAtWords">>, words: ReadonlyArray<number>): number[] => {
+  const total = parts.reduce((n, p) => n + p.weight, 0)
+  const kept = parts.map((p, i) => (p.fullAtWords ? p.weight * Math.min(1, words[i] / p.fullAtWords) : p.weight))
+  const freed = total - kept.reduce((n, w) => n + w, 0)
+  const open = parts.reduce((n, p) => n + (p.fullAtWords ? 0 : p.weight), 0)
+  return parts.map((p, i) => Math.sqrt((kept[i] + (p.fullAtWords || open === 0 ? 0 : (freed * p.weight) / open)) / total))
 }
 
 const FOLDER = /^[a-z][a-z0-9-]{0,40}$/
+
+/** A part's own tokeniser settings (its tokenizer.json's `tokenizer`), which count its words. */
+const partTokenizer = async (folder: string): Promise<PatentTokenizerSettings> => {
+  try {
+    const json = JSON.parse(await fs.readFile(path.join(folder, "tokenizer.json"), "utf8")) as { tokenizer?: unknown }
+    if (json.tokenizer === undefined) throw new Error("it names no tokenizer settings")
+    return parsePatentTokenizerSettings(json.tokenizer)
+  } catch (e) {
+    throw new EncoderLoadError({ folder, reason: `fullAtWords needs the part's tokeniser to count words: ${e instanceof Error ? e.message : String(e)}` })
+  }
+}
 
 /**
  * One text's ensemble vector from its parts' vectors: each part at unit length times its scale
@@ -69,7 +124,13 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
   readonly dimensions: number
 
   private constructor(
-    private readonly parts: ReadonlyArray<{ readonly encoder: PatentTextEncoder; readonly scale: number }>,
+    private readonly parts: ReadonlyArray<{
+      readonly encoder: PatentTextEncoder
+      readonly weight: number
+      readonly fullAtWords?: number
+      /** The part's own tokeniser, to count a text's words where the part is marked fullAtWords. */
+      readonly tokenizer?: PatentTokenizerSettings
+    }>,
     private readonly tokenPart: PatentTextEncoder
   ) {
     this.dimensions = parts.reduce((n, p) => n + p.encoder.dimensions, 0)
@@ -84,13 +145,27 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
     const valid =
       Array.isArray(settings.parts) &&
       settings.parts.length >= 2 &&
-      settings.parts.every((p) => FOLDER.test(p.folder) && Number.isFinite(p.weight) && p.weight >= 0) &&
-      settings.parts.some((p) => p.weight > 0)
-    if (!valid) throw new EncoderLoadError({ folder, reason: "tokenizer.json: an ensemble needs two or more parts, each a plain folder name with a weight of 0 or more" })
-    const total = settings.parts.reduce((n, p) => n + p.weight, 0)
-    const loaded: Array<{ encoder: PatentTextEncoder; scale: number }> = []
+      settings.parts.every(
+        (p) =>
+          FOLDER.test(p.folder) &&
+          Number.isFinite(p.weight) &&
+          p.weight >= 0 &&
+          (p.fullAtWords === undefined || (Number.isInteger(p.fullAtWords) && p.fullAtWords >= 1 && p.fullAtWords <= 1000))
+      ) &&
+      settings.parts.some((p) => p.weight > 0 && p.fullAtWords === undefined)
+    if (!valid)
+      throw new EncoderLoadError({
+        folder,
+        reason:
+          "tokenizer.json: an ensemble needs two or more parts, each a plain folder name with a weight of 0 or more and an optional fullAtWords (a whole number from 1 to 1000), and a part of positive weight without fullAtWords"
+      })
+    const loaded: Array<{ encoder: PatentTextEncoder; weight: number; fullAtWords?: number; tokenizer?: PatentTokenizerSettings }> = []
     try {
-      for (const p of settings.parts) loaded.push({ encoder: await loadPart(path.join(folder, p.folder), options), scale: Math.sqrt(p.weight / total) })
+      for (const p of settings.parts) {
+        const partFolder = path.join(folder, p.folder)
+        const tokenizer = p.fullAtWords === undefined ? undefined : await partTokenizer(partFolder)
+        loaded.push({ encoder: await loadPart(partFolder, options), weight: p.weight, fullAtWords: p.fullAtWords, tokenizer })
+      }
     } catch (e) {
       await Promise.allSettled(loaded.map((p) => p.encoder.close()))
       throw e
@@ -99,10 +174,17 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
     return new EnsembleTextEncoder(loaded, tokens)
   }
 
+  /** Each part's scale for one text (ensembleScales), counting words only for the marked parts. */
+  scalesOf(text: string): number[] {
+    return ensembleScales(
+      this.parts,
+      this.parts.map((p) => (p.fullAtWords === undefined ? 0 : countPatentWords(text, p.fullAtWords, p.tokenizer)))
+    )
+  }
+
   async encode(texts: ReadonlyArray<string>): Promise<Float32Array[]> {
     const byPart = await Promise.all(this.parts.map((p) => p.encoder.encode(texts)))
-    const scales = this.parts.map((p) => p.scale)
-    return texts.map((_, i) => joinVectors(byPart.map((vectors) => vectors[i]), scales))
+    return texts.map((text, i) => joinVectors(byPart.map((vectors) => vectors[i]), this.scalesOf(text)))
   }
 
   encodeTokens(text: string): Promise<TokenVectors> {

@@ -27,7 +27,7 @@ import { Config, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
-import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings } from "../../core/encoder/ensemble-encoder.ts"
+import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings, LSA_FULL_AT_WORDS } from "../../core/encoder/ensemble-encoder.ts"
 import { type Stage, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { readManifest } from "../../core/artifacts/versions.ts"
@@ -279,7 +279,8 @@ const trainLsa = (workDir: string, progress: Progress, into = encoderFolder) =>
 /**
  * Both encoders, side by side under encoder/lsa and encoder/subword, and an ensemble settings file
  * naming them with their weights (core/encoder/ensemble-encoder.ts): LSA carries the retrieval
- * signal of the corpus's own co-occurrences, the subword model knows every word and its pieces.
+ * signal of the corpus's own co-occurrences, the subword model knows every word and its pieces;
+ * LSA has its whole weight only from LSA_FULL_AT_WORDS words on.
  */
 const trainEnsemble = async (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>): Promise<StageResult> => {
   const lsa = await trainLsa(workDir, progress, `${encoderFolder}/${ENSEMBLE_PARTS.lsa}`)
@@ -287,7 +288,7 @@ const trainEnsemble = async (workDir: string, progress: Progress, options: Parti
   const settings: EnsembleSettings = {
     kind: "patent-ensemble",
     parts: [
-      { folder: ENSEMBLE_PARTS.lsa, weight: 1 - DEFAULT_SUBWORD_WEIGHT, tokens: true },
+      { folder: ENSEMBLE_PARTS.lsa, weight: 1 - DEFAULT_SUBWORD_WEIGHT, tokens: true, fullAtWords: LSA_FULL_AT_WORDS },
       { folder: ENSEMBLE_PARTS.subword, weight: DEFAULT_SUBWORD_WEIGHT, tokens: false }
     ]
   }
@@ -295,7 +296,7 @@ const trainEnsemble = async (workDir: string, progress: Progress, options: Parti
   return {
     outputs: [...lsa.outputs, ...subword.outputs, `${encoderFolder}/tokenizer.json`],
     rowCounts: { encoder_vocabulary: (lsa.rowCounts.encoder_vocabulary ?? 0) + (subword.rowCounts.encoder_vocabulary ?? 0) },
-    notes: [...(lsa.notes ?? []), ...(subword.notes ?? []), `ensemble: LSA weight ${settings.parts[0].weight}, subword weight ${settings.parts[1].weight}`]
+    notes: [...(lsa.notes ?? []), ...(subword.notes ?? []), `ensemble: LSA weight ${settings.parts[0].weight} (all of it from ${LSA_FULL_AT_WORDS} words), subword weight ${settings.parts[1].weight}`]
   }
 }
 

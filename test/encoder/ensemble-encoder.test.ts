@@ -8,7 +8,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
-import { ENSEMBLE_PARTS, type EnsembleSettings, joinVectors } from "../../core/encoder/ensemble-encoder.ts"
+import { ENSEMBLE_PARTS, ensembleScales, type EnsembleSettings, joinVectors } from "../../core/encoder/ensemble-encoder.ts"
+import { countPatentWords } from "../../core/text/tokenize.ts"
 import { saveLsaEncoder, saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
 import { projectSubwordText, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
 import { projectPatentText, trainLsaEncoder, type TrainedLsaEncoder } from "../../pipeline/encoder/train.ts"
@@ -97,6 +98,54 @@ describe("the ensemble encoder", () => {
     const [fromEnsemble] = await ensemble.encodeTokensBatch([abstracts[0]])
     const [fromLsa] = await lsa.encodeTokensBatch([abstracts[0]])
     expect(fromEnsemble.tokens).toEqual(fromLsa.tokens)
+  })
+
+  it("gives LSA less of its weight in a text under fullAtWords words, and the rest to the subword part", async () => {
+    const FULL_AT = 6
+    const folder = path.join(dir, "short-texts")
+    await fs.mkdir(folder)
+    await fs.cp(path.join(dir, "encoder", ENSEMBLE_PARTS.lsa), path.join(folder, ENSEMBLE_PARTS.lsa), { recursive: true })
+    await fs.cp(path.join(dir, "encoder", ENSEMBLE_PARTS.subword), path.join(folder, ENSEMBLE_PARTS.subword), { recursive: true })
+    const parts = [
+      { folder: ENSEMBLE_PARTS.lsa, weight: 1 - SUBWORD_WEIGHT, tokens: true, fullAtWords: FULL_AT },
+      { folder: ENSEMBLE_PARTS.subword, weight: SUBWORD_WEIGHT, tokens: false }
+    ]
+    await fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify({ kind: "patent-ensemble", parts } satisfies EnsembleSettings))
+    const shortAware = await loadTextEncoder(folder)
+    try {
+      // "the" is a stop word: three words counted, so LSA keeps half its weight.
+      const phrase = "the rotating drum dryer"
+      expect(countPatentWords(phrase, 100)).toBe(3)
+      const scales = ensembleScales(parts, [3, 0])
+      expect(scales[0] ** 2).toBeCloseTo((1 - SUBWORD_WEIGHT) / 2, 10)
+      expect(scales[0] ** 2 + scales[1] ** 2).toBeCloseTo(1, 10)
+      const texts = [phrase, "heat exchanger tube", abstracts[0], abstracts[1]]
+      const [e, plain, l, s] = await Promise.all([shortAware.encode(texts), ensemble.encode(texts), lsa.encode(texts), subword.encode(texts)])
+      const share = (i: number) => ensembleScales(parts, [countPatentWords(texts[i], 100), 0])
+      for (const [i, j] of [[0, 1], [0, 2], [2, 3]]) {
+        const [a, b] = [share(i), share(j)]
+        expect(dot(e[i], e[j])).toBeCloseTo(a[0] * b[0] * dot(l[i], l[j]) + a[1] * b[1] * dot(s[i], s[j]), 5)
+      }
+      // Texts of FULL_AT words or more are what the plain ensemble gives.
+      for (const i of [2, 3]) expect(e[i].reduce((m, v, k) => Math.max(m, Math.abs(v - plain[i][k])), 0)).toBeLessThan(1e-6)
+      // No word at all: the subword part alone.
+      expect(ensembleScales(parts, [0, 0])).toEqual([0, 1])
+    } finally {
+      await shortAware.close()
+    }
+  })
+
+  it("refuses a fullAtWords that is not a whole number from 1, or one on every part", async () => {
+    for (const [name, parts] of [
+      ["zero", [{ folder: "lsa", weight: 1, fullAtWords: 0 }, { folder: "subword", weight: 1 }]],
+      ["fraction", [{ folder: "lsa", weight: 1, fullAtWords: 2.5 }, { folder: "subword", weight: 1 }]],
+      ["every part", [{ folder: "lsa", weight: 1, fullAtWords: 8 }, { folder: "subword", weight: 1, fullAtWords: 8 }]]
+    ] as const) {
+      const bad = path.join(dir, `bad-full-at-${name.replace(" ", "-")}`)
+      await fs.mkdir(bad)
+      await fs.writeFile(path.join(bad, "tokenizer.json"), JSON.stringify({ kind: "patent-ensemble", parts }))
+      await expect(loadTextEncoder(bad)).rejects.toThrow(/fullAtWords/)
+    }
   })
 
   it("refuses settings that name a folder outside the encoder", async () => {
