@@ -291,7 +291,7 @@ const alignedEmbedder = (unaligned: Embedder, w: Float32Array, d: number): Embed
 const ensembleEmbedder = (lsa: Embedder, subword: Embedder, w: number, fullAt: number): Embedder => async (texts) => {
   const [l, s] = await Promise.all([lsa(texts), subword(texts)])
   const parts = [{ weight: 1 - w, fullAtWords: fullAt > 0 ? fullAt : undefined }, { weight: w }]
-  return texts.map((t, i) => joinVectors([l[i], s[i]], ensembleScales(parts, [countPatentWords(t, 1000), 0])))
+  return texts.map((t, i) => joinVectors([l[i], s[i]], ensembleScales(parts, [fullAt > 0 ? countPatentWords(t, fullAt) : 0, 0])))
 }
 
 const cosineOf =

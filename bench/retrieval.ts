@@ -566,14 +566,15 @@ const sweepEnsembleWeights = async (
   // The LSA part's words from which it has its whole weight (ensembleScales); 0 tries it without.
   const lsaAt = settings.parts.findIndex((p) => p.folder === "lsa")
   const builtFullAt = settings.parts[lsaAt]?.fullAtWords ?? 0
-  const wordsOf = (t: string) => countPatentWords(t, 1000)
+  const n0s = values["tune-words"] ? values["tune-words"].split(",").map(Number) : [builtFullAt]
+  // Counted only as far as the largest count tried: beyond it every text is long.
+  const wordsOf = (t: string) => countPatentWords(t, Math.max(1, ...n0s))
   const docWords = documentTexts.map(wordsOf)
   const scalesFor = (w: number, fullAt: number, words: number) =>
     ensembleScales(
       settings.parts.map((p, i) => ({ weight: i === subwordAt ? w : (1 - w) / (settings.parts.length - 1), fullAtWords: i === lsaAt && fullAt > 0 ? fullAt : undefined })),
       settings.parts.map(() => words)
     )
-  const n0s = values["tune-words"] ? values["tune-words"].split(",").map(Number) : [builtFullAt]
   for (const sif of values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]) {
     const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif)
     for (const w of weights) for (const n0 of n0s) {

@@ -12,6 +12,7 @@ import { EncoderLoadError } from "./errors.ts"
 import { LsaTextEncoder } from "./lsa-encoder.ts"
 import { SentenceTransformerEncoder } from "./sentence-transformer.ts"
 import { SubwordTextEncoder } from "./subword-encoder.ts"
+import type { PatentTokenizerSettings } from "../text/tokenize.ts"
 
 /** Per-token vectors of one text, for late-interaction (MaxSim) scoring. */
 export interface TokenVectors {
@@ -27,6 +28,8 @@ export interface PatentTextEncoder {
   readonly kind: "patent-subword" | "patent-lsa" | "patent-ensemble" | "sentence-transformer"
   /** Width of every vector returned. */
   readonly dimensions: number
+  /** The patent tokeniser this encoder reads words with, where it has one (LSA): what counts a text's words. */
+  readonly wordTokenizer?: PatentTokenizerSettings
   /** One pooled, L2-normalised vector per text, in order (zeros for a text with no known token). */
   encode(texts: ReadonlyArray<string>): Promise<Float32Array[]>
   encodeTokens(text: string): Promise<TokenVectors>

@@ -24,7 +24,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { EncoderSessionOptions, PatentTextEncoder, TokenVectors } from "./encoder.ts"
 import { EncoderLoadError } from "./errors.ts"
-import { countPatentWords, parsePatentTokenizerSettings, type PatentTokenizerSettings } from "../text/tokenize.ts"
+import { countPatentWords, type PatentTokenizerSettings } from "../text/tokenize.ts"
 
 export const ENSEMBLE_PARTS = { lsa: "lsa", subword: "subword" } as const
 
@@ -82,17 +82,6 @@ export const ensembleScales = (parts: ReadonlyArray<Pick<EnsemblePart, "weight" 
 }
 
 const FOLDER = /^[a-z][a-z0-9-]{0,40}$/
-
-/** A part's own tokeniser settings (its tokenizer.json's `tokenizer`), which count its words. */
-const partTokenizer = async (folder: string): Promise<PatentTokenizerSettings> => {
-  try {
-    const json = JSON.parse(await fs.readFile(path.join(folder, "tokenizer.json"), "utf8")) as { tokenizer?: unknown }
-    if (json.tokenizer === undefined) throw new Error("it names no tokenizer settings")
-    return parsePatentTokenizerSettings(json.tokenizer)
-  } catch (e) {
-    throw new EncoderLoadError({ folder, reason: `fullAtWords needs the part's tokeniser to count words: ${e instanceof Error ? e.message : String(e)}` })
-  }
-}
 
 /**
  * One text's ensemble vector from its parts' vectors: each part at unit length times its scale
@@ -162,9 +151,10 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
     const loaded: Array<{ encoder: PatentTextEncoder; weight: number; fullAtWords?: number; tokenizer?: PatentTokenizerSettings }> = []
     try {
       for (const p of settings.parts) {
-        const partFolder = path.join(folder, p.folder)
-        const tokenizer = p.fullAtWords === undefined ? undefined : await partTokenizer(partFolder)
-        loaded.push({ encoder: await loadPart(partFolder, options), weight: p.weight, fullAtWords: p.fullAtWords, tokenizer })
+        const encoder = await loadPart(path.join(folder, p.folder), options)
+        loaded.push({ encoder, weight: p.weight, fullAtWords: p.fullAtWords, tokenizer: encoder.wordTokenizer })
+        if (p.fullAtWords !== undefined && !encoder.wordTokenizer)
+          throw new EncoderLoadError({ folder, reason: `tokenizer.json: part ${p.folder} has fullAtWords, but a ${encoder.kind} encoder has no patent tokeniser to count words with` })
       }
     } catch (e) {
       await Promise.allSettled(loaded.map((p) => p.encoder.close()))
@@ -175,7 +165,7 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
   }
 
   /** Each part's scale for one text (ensembleScales), counting words only for the marked parts. */
-  scalesOf(text: string): number[] {
+  private scalesOf(text: string): number[] {
     return ensembleScales(
       this.parts,
       this.parts.map((p) => (p.fullAtWords === undefined ? 0 : countPatentWords(text, p.fullAtWords, p.tokenizer)))

@@ -31,6 +31,10 @@ export class LsaTextEncoder implements PatentTextEncoder {
     return this.settings.dimensions
   }
 
+  get wordTokenizer() {
+    return this.settings.tokenizer
+  }
+
   static async load(folder: string, options: EncoderSessionOptions = {}): Promise<LsaTextEncoder> {
     const read = (name: string) => readEncoderJson(folder, name)
     let settings: LsaEncoderSettings

@@ -148,6 +148,19 @@ describe("the ensemble encoder", () => {
     }
   })
 
+  it("refuses fullAtWords on a part that has no patent tokeniser to count words with", async () => {
+    const folder = path.join(dir, "full-at-on-subword")
+    await fs.mkdir(folder)
+    for (const part of [ENSEMBLE_PARTS.lsa, ENSEMBLE_PARTS.subword])
+      await fs.cp(path.join(dir, "encoder", part), path.join(folder, part), { recursive: true })
+    const parts = [
+      { folder: ENSEMBLE_PARTS.lsa, weight: 1, tokens: true },
+      { folder: ENSEMBLE_PARTS.subword, weight: 1, tokens: false, fullAtWords: 8 }
+    ]
+    await fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify({ kind: "patent-ensemble", parts } satisfies EnsembleSettings))
+    await expect(loadTextEncoder(folder)).rejects.toThrow(/subword has fullAtWords/)
+  })
+
   it("refuses settings that name a folder outside the encoder", async () => {
     const bad = path.join(dir, "bad")
     await fs.mkdir(bad)
