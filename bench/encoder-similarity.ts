@@ -11,13 +11,11 @@
  *                   parent scores higher.
  *
  * The held-out main groups are split in two by a second digit of their hash (held-out.ts): the dev
- * half may choose the CPC alignment's shrinkage and the phrase map's, and below how many words phrases
- * take it; the test half is what the table reports.
+ * half may choose the CPC alignment's shrinkage, the test half is what the table reports.
  *
  * Methods side by side: the subword encoder (fastText-style) with and without its CPC alignment
  * (pipeline/encoder/cpc-alignment.ts; trained once without it, the map applied to its vectors, which
- * is what a model trained with the map serves) at several shrinkages, with one map for every text
- * or (the default) a stronger one for phrases at several word counts, the LSA encoder, both
+ * is what a model trained with the map serves) at several shrinkages, the LSA encoder, both
  * trained here on the version's tables exactly as the encoder stage trains them, their ensemble (the
  * default encoder) at its default subword weight and others, with and without LSA's weight cut
  * for texts under LSA_FULL_AT_WORDS words (and at other such counts), and two lexical
@@ -34,8 +32,7 @@ import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder
 import { DEFAULT_SUBWORD_WEIGHT, ensembleScales, joinVectors, LSA_FULL_AT_WORDS } from "../core/encoder/ensemble-encoder.ts"
 import { countPatentWords, tokenizePatentText } from "../core/text/tokenize.ts"
 import { sqlString } from "../core/artifacts/files.ts"
-import { alignmentRoot, applyAlignment, cpcAlignment, defaultAlignmentOptions, defaultPhraseAlignmentOptions, schemePairs } from "../pipeline/encoder/cpc-alignment.ts"
-import { subwordTokens } from "../core/encoder/subwords.ts"
+import { applyAlignment, cpcAlignment, defaultAlignmentOptions, schemePairs } from "../pipeline/encoder/cpc-alignment.ts"
 import { heldOutSplit, isHeldOutCpcSymbol, mainGroupOf } from "../pipeline/encoder/held-out.ts"
 import { resolvedTrainer, trainEncoder } from "../pipeline/encoder/stage.ts"
 import { defaultSubwordTrainingOptions, trainerOptions } from "../pipeline/encoder/subword-train.ts"
@@ -288,15 +285,6 @@ const alignedEmbedder = (unaligned: Embedder, w: Float32Array, d: number): Embed
   (await unaligned(texts)).map((v) => unitVector(applyAlignment(w, v, d)))
 
 /**
- * A stronger map for phrases: texts of fewer than `below` words through the root of `strong`, the
- * rest through the root of `weak` (alignmentRoot: both in the input basis, so a phrase and a long
- * text still meet). The encoder writes the phrase map in the main map's basis instead
- * (phraseMapInBasisOf), which gives these very cosines; every text here is encoded as a query is.
- */
-const phraseEmbedder = (unaligned: Embedder, weak: Float32Array, strong: Float32Array, d: number, below: number): Embedder => async (texts) =>
-  (await unaligned(texts)).map((v, i) => unitVector(applyAlignment(subwordTokens(texts[i]).length < below ? strong : weak, v, d)))
-
-/**
  * The ensemble's vectors (ENCODER=ensemble) of two parts at a subword weight `w`, LSA having its
  * whole weight from `fullAt` words (ensembleScales; 0: always).
  */
@@ -317,9 +305,6 @@ const cosineOf =
 
 /** Shrinkage values of the alignment tried; the one with the best dev Pearson is reported as chosen. */
 const SHRINKAGES = [0.01, 0.03, 0.1, 0.3, 1]
-/** The phrase map's shrinkages (each one of SHRINKAGES) and word counts tried (cpc-alignment.ts PhraseAlignmentOptions). */
-const PHRASE_SHRINKAGES = [0.3, 1]
-const PHRASE_BELOW = [3, 4, 5, 6, 9]
 
 const main = async () => {
   const versionDir = await fs.realpath(values.artifacts)
@@ -350,52 +335,29 @@ const main = async () => {
   const defaultShrinkage = defaultAlignmentOptions.shrinkage
   const aligned = alignedEmbedder(unaligned, maps.find((m) => m.shrinkage === defaultShrinkage)!.w, d)
 
-  // The default since 2026-11-29 night: phrases (texts under `below` words) through a stronger
-  // map, both maps as symmetric roots so that phrases and long texts share one basis.
-  const roots = new Map(maps.map((m) => [m.shrinkage, alignmentRoot(m.w, d)]))
-  const phraseDefault = defaultPhraseAlignmentOptions
-  const phraseEmbedderOf = (shrinkage: number, below: number) => phraseEmbedder(unaligned, roots.get(defaultShrinkage)!, roots.get(shrinkage)!, d, below)
-  const served = phraseEmbedderOf(phraseDefault.shrinkage, phraseDefault.belowWords)
-  const phraseLabel = `phrases (under ${phraseDefault.belowWords} words) through the map of shrinkage ${phraseDefault.shrinkage}`
-  const phraseTrials = PHRASE_SHRINKAGES.flatMap((shrinkage) =>
-    PHRASE_BELOW.filter((below) => shrinkage !== phraseDefault.shrinkage || below !== phraseDefault.belowWords).flatMap((below) => {
-      const embed = phraseEmbedderOf(shrinkage, below)
-      return [
-        [`subword encoder, phrases under ${below} words through the map of shrinkage ${shrinkage}`, cosineOf(embed), null],
-        [`ensemble, weight ${DEFAULT_SUBWORD_WEIGHT}, phrases under ${below} words through the map of shrinkage ${shrinkage}`, cosineOf(ensembleEmbedder(lsaVectors, embed, DEFAULT_SUBWORD_WEIGHT, LSA_FULL_AT_WORDS)), null]
-      ] as Array<[string, Similarity, number | null]>
-    })
-  )
-
   const methods: Array<[string, Similarity, number | null]> = [
-    [`subword encoder, CPC-aligned, ${phraseLabel} (ENCODER=fasttext, the default)`, cosineOf(served), fasttext.seconds + 2 * alignmentSeconds],
-    [`subword encoder, one map for every text: the default alignment, shrinkage ${defaultShrinkage} (the default before 2026-11-29 night)`, cosineOf(aligned), fasttext.seconds + alignmentSeconds],
-    ...maps.filter((m) => m.shrinkage !== defaultShrinkage).map((m) => [`subword encoder, one map for every text: shrinkage ${m.shrinkage}`, cosineOf(alignedEmbedder(unaligned, m.w, d)), null] as [string, Similarity, number | null]),
-    ...phraseTrials,
+    [`subword encoder, CPC-aligned (ENCODER=fasttext, the default alignment: shrinkage ${defaultShrinkage})`, cosineOf(aligned), fasttext.seconds + alignmentSeconds],
+    ...maps.filter((m) => m.shrinkage !== defaultShrinkage).map((m) => [`subword encoder, CPC-aligned, shrinkage ${m.shrinkage}`, cosineOf(alignedEmbedder(unaligned, m.w, d)), null] as [string, Similarity, number | null]),
     ["subword encoder, not aligned (no CPC map: the default before 2026-11-29 morning)", cosineOf(unaligned), fasttext.seconds],
     ["LSA encoder (ENCODER=lsa)", cosineOf(lsaVectors), lsa.seconds],
     // The ensemble (ENCODER=ensemble) joins exactly these two models' vectors.
     ...[...new Set([0.3, 0.4, DEFAULT_SUBWORD_WEIGHT, 0.5, 0.7])].sort((a, b) => a - b).map(
-      (w) => [`ensemble, weight ${w}, LSA full from ${LSA_FULL_AT_WORDS} words, ${phraseLabel} (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default" : ""})`, cosineOf(ensembleEmbedder(lsaVectors, served, w, LSA_FULL_AT_WORDS)), null] as [string, Similarity, number | null]
+      (w) => [`ensemble with the aligned subword part, weight ${w}, LSA full from ${LSA_FULL_AT_WORDS} words (ENCODER=ensemble${w === DEFAULT_SUBWORD_WEIGHT ? ", the default" : ""})`, cosineOf(ensembleEmbedder(lsaVectors, aligned, w, LSA_FULL_AT_WORDS)), null] as [string, Similarity, number | null]
     ),
-    [`ensemble, weight ${DEFAULT_SUBWORD_WEIGHT}, LSA full from ${LSA_FULL_AT_WORDS} words, one map for every text (the default before 2026-11-29 night)`, cosineOf(ensembleEmbedder(lsaVectors, aligned, DEFAULT_SUBWORD_WEIGHT, LSA_FULL_AT_WORDS)), null],
     ...[0, 4, 16].map(
-      (n) => [`ensemble, weight ${DEFAULT_SUBWORD_WEIGHT}, ${n ? `LSA full from ${n} words` : "LSA at full weight for every text"}, ${phraseLabel}`, cosineOf(ensembleEmbedder(lsaVectors, served, DEFAULT_SUBWORD_WEIGHT, n)), null] as [string, Similarity, number | null]
+      (n) => [`ensemble with the aligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT}, ${n ? `LSA full from ${n} words` : "LSA at full weight for every text (the default before 2026-11-29 evening)"}`, cosineOf(ensembleEmbedder(lsaVectors, aligned, DEFAULT_SUBWORD_WEIGHT, n)), null] as [string, Similarity, number | null]
     ),
-    [`ensemble, weight ${DEFAULT_SUBWORD_WEIGHT}, the unaligned subword part (no CPC map)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT, LSA_FULL_AT_WORDS)), null],
+    [`ensemble with the unaligned subword part, weight ${DEFAULT_SUBWORD_WEIGHT} (no CPC map)`, cosineOf(ensembleEmbedder(lsaVectors, unaligned, DEFAULT_SUBWORD_WEIGHT, LSA_FULL_AT_WORDS)), null],
     ["Jaccard of stems", jaccardOfStems, null],
     ["TF-IDF of character trigrams", trigramTfIdf(scheme.map((e) => e.title)), null]
   ]
   const short = (t: string) => tokenizePatentText(t).length <= 5
-  // The texts the phrase map takes: as the subword encoder counts words (every word).
-  const phrase = (t: string) => subwordTokens(t).length < phraseDefault.belowWords
   const rows: Array<{
     method: string
     pearson: number
     spearman: number
     pearsonDev: number
     pearsonShortTitles: number
-    pearsonPhrases: number
     rankingHard: number
     rankingEasy: number
     zeroCosineShare: number
@@ -420,7 +382,6 @@ const main = async () => {
       spearman: test.spearman,
       pearsonDev: scored("dev").pearson,
       pearsonShortTitles: scored("test", (p) => short(p.a) && short(p.b)).pearson,
-      pearsonPhrases: scored("test", (p) => phrase(p.a) && phrase(p.b)).pearson,
       rankingHard: accuracy(true),
       rankingEasy: accuracy(false),
       zeroCosineShare: cos.filter((c) => c === 0).length / cos.length,
@@ -432,16 +393,14 @@ const main = async () => {
   const f3 = (x: number) => x.toFixed(3)
   const count = (split: "dev" | "test") => tasks.pairs.filter((p) => p.split === split).length
   const shortTest = tasks.pairs.filter((p) => p.split === "test" && short(p.a) && short(p.b)).length
-  const phraseTest = tasks.pairs.filter((p) => p.split === "test" && phrase(p.a) && phrase(p.b)).length
   printTable(
-    `Encoder similarity on held-out CPC titles (${tasks.heldOutGroups} main groups never trained on; test half ${count("test")} graded pairs, of them ${shortTest} between titles of at most 5 words and ${phraseTest} between phrases (both under ${phraseDefault.belowWords} words, the phrase map's); dev half ${count("dev")}, for choosing the maps' shrinkages and the phrase word count only)`,
+    `Encoder similarity on held-out CPC titles (${tasks.heldOutGroups} main groups never trained on; test half ${count("test")} graded pairs, of them ${shortTest} between titles of at most 5 words; dev half ${count("dev")}, for choosing the alignment's shrinkage only)`,
     rows,
     [
       ["method", (r) => r.method],
       ["Pearson", (r) => f3(r.pearson)],
       ["Spearman", (r) => f3(r.spearman)],
       ["Pearson, short titles", (r) => f3(r.pearsonShortTitles)],
-      ["Pearson, phrases", (r) => f3(r.pearsonPhrases)],
       ["Pearson, dev", (r) => f3(r.pearsonDev)],
       ["rank: parent > same-subclass", (r) => f3(r.rankingHard)],
       ["rank: parent > other section", (r) => f3(r.rankingEasy)],
@@ -450,7 +409,7 @@ const main = async () => {
     ]
   )
   const bestOnDev = maps
-    .map((m) => ({ shrinkage: m.shrinkage, dev: rows.find((r) => r.method.includes(m.shrinkage === defaultShrinkage ? "the default alignment" : `one map for every text: shrinkage ${m.shrinkage}`))!.pearsonDev }))
+    .map((m) => ({ shrinkage: m.shrinkage, dev: rows.find((r) => r.method.includes(m.shrinkage === defaultShrinkage ? "the default alignment" : `shrinkage ${m.shrinkage}`))!.pearsonDev }))
     .sort((p, q) => q.dev - p.dev)[0]
   process.stdout.write(`alignment learned from ${training.related.length} subgroup/parent pairs and ${training.unrelated.length} random pairs; best shrinkage on the dev half: ${bestOnDev.shrinkage} (the default is ${defaultShrinkage})\n`)
   process.stdout.write(`${fasttext.notes.join("\n")}\n`)
@@ -458,7 +417,7 @@ const main = async () => {
     await writeResult("encoder-similarity", {
       machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
       artifacts: versionDir,
-      pairs: { test: count("test"), dev: count("dev"), shortTest, phraseTest },
+      pairs: { test: count("test"), dev: count("dev"), shortTest },
       triplets: tasks.triplets.length,
       heldOutMainGroups: tasks.heldOutGroups,
       fastTextOptions: fasttextOptions,

@@ -36,8 +36,8 @@
  * it, which takes about an hour on 2 cores, and later runs reuse it).
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
- *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only | --synthetic-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-phrase 0,4,6,9] [--tune-words 0,4,8,16]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
+ *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-words 0,4,8,16]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
@@ -49,8 +49,7 @@
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
  * prints dense alone and plain search (dense+citations) on the DEV split only, for each subword
  * weight listed (and, with --tune-sif, each SIF a of the subword part's pooling, applied at
- * featurisation from a copy of its settings; with --tune-phrase, each number of words below which
- * the subword part pools its phrase vectors, 0 for none: subword-format.ts phraseBelowWords; with --tune-words, each number of words from which
+ * featurisation from a copy of its settings; with --tune-words, each number of words from which
  * the LSA part has its whole weight, 0 for always: core/encoder/ensemble-encoder.ts ensembleScales),
  * for long and short queries; the weight is chosen there, then built and reported on the test split.
  */
@@ -88,12 +87,10 @@ const { values } = parseArgs({
     "quality-only": { type: "boolean", default: false },
     "latency-only": { type: "boolean", default: false },
     "sample-only": { type: "boolean", default: false },
-    "synthetic-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
     "tune-ensemble": { type: "string" },
     "tune-words": { type: "string" },
     "tune-sif": { type: "string" },
-    "tune-phrase": { type: "string" },
     "tune-plain": { type: "boolean", default: false },
     "tune-start": { type: "string" },
     "tune-rounds": { type: "string", default: "2" },
@@ -544,19 +541,15 @@ const sweepEnsembleWeights = async (
     const t = texts.get(key)
     return t ? indexedText({ title: t.title, abstract: t.abstract, firstClaim: t.claim }) : ""
   })
-  /**
-   * Each part's document and query vectors, the subword part's pooled with SIF a = `sif` and phrase
-   * vectors below `phrase` words (0: none; undefined: as built).
-   */
-  const encodeParts = async (sif: number | undefined, phrase: number | undefined) => {
+  /** Each part's document and query vectors, the subword part's pooled with SIF a = `sif` (undefined: as built). */
+  const encodeParts = async (sif: number | undefined) => {
     const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "tune-ensemble-"))
     try {
       await fs.cp(folder, scratch, { recursive: true })
-      if (sif !== undefined || phrase !== undefined) {
+      if (sif !== undefined) {
         const file = path.join(scratch, "subword", "tokenizer.json")
-        const { phraseBelowWords, ...subword } = JSON.parse(await fs.readFile(file, "utf8"))
-        const below = phrase === undefined ? phraseBelowWords : phrase || undefined
-        await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif ?? subword.pooling.a }, ...(below ? { phraseBelowWords: below } : {}) }))
+        const subword = JSON.parse(await fs.readFile(file, "utf8"))
+        await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif } }))
       }
       const parts = await Promise.all(settings.parts.map((p) => loadTextEncoder(path.join(scratch, p.folder), { threads: 1 })))
       const documents = await Promise.all(parts.map((p) => encodeAll(p, documentTexts)))
@@ -582,12 +575,8 @@ const sweepEnsembleWeights = async (
       settings.parts.map((p, i) => ({ weight: i === subwordAt ? w : (1 - w) / (settings.parts.length - 1), fullAtWords: i === lsaAt && fullAt > 0 ? fullAt : undefined })),
       settings.parts.map(() => words)
     )
-  const variants = [
-    ...(values["tune-sif"] ? values["tune-sif"].split(",").map((a) => ({ sif: Number(a), phrase: undefined })) : []),
-    ...(values["tune-phrase"] ? values["tune-phrase"].split(",").map((n) => ({ sif: undefined, phrase: Number(n) })) : [])
-  ]
-  for (const { sif, phrase } of variants.length ? variants : [{ sif: undefined, phrase: undefined }]) {
-    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif, phrase)
+  for (const sif of values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]) {
+    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif)
     for (const w of weights) for (const n0 of n0s) {
       const matrix = new Float32Array(count * dims)
       for (let key = 0; key < count; key++) matrix.set(joinVectors(documents.map((d) => d[key]), scalesFor(w, n0, docWords[key])), key * dims)
@@ -602,13 +591,12 @@ const sweepEnsembleWeights = async (
             const got = await retrieve(searchParts, { vector, text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
             sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key))
           }
-          rows.push({ sif: sif ?? "as built", phrase: phrase === undefined ? "as built" : phrase ? String(phrase) : "off", weight: w, n0, form, config: config.name, ...sum.means() })
+          rows.push({ sif: sif ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
         }
     }
   }
   printTable(`Ensemble subword weight, dev split only (${dev.length} queries; exact search over the re-joined vectors)`, rows, [
     ["SIF a", (r) => String(r.sif)],
-    ["phrase map below words", (r) => r.phrase],
     ["subword weight", (r) => String(r.weight)],
     ["LSA full at words", (r) => (r.n0 ? String(r.n0) : "off")],
     ["form", (r) => r.form],
@@ -702,7 +690,7 @@ if (values["tune-plain"]) {
   process.exit(0)
 }
 const latencyOnly = values["latency-only"]
-const sample = latencyOnly || values["synthetic-only"] ? undefined : await quality("sample (grants)", await sampleDir())
+const sample = latencyOnly ? undefined : await quality("sample (grants)", await sampleDir())
 const synth = latencyOnly || values["sample-only"] ? undefined : await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
 for (const q of [sample, synth].filter((q) => q !== undefined))
   for (const kind of QUERY_KINDS)
@@ -749,8 +737,7 @@ await writeResult(
   latencyOnly
     ? { ...previous, qualityAt: previous.qualityAt ?? previous.at, latency: lat, latencyAt: now }
     : lat === undefined
-      ? // --sample-only or --synthetic-only keeps the other corpus's last results.
-        { ...previous, quality: [sample ?? previous.quality?.[0], synth ?? previous.quality?.[1]], fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: previous.latencyAt ?? previous.at }
+      ? { ...previous, quality: [sample, synth], fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: previous.latencyAt ?? previous.at }
       : { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: now }
 )
 process.exit(0)

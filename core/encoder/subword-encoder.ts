@@ -29,7 +29,6 @@ import {
   subwordEncoderFiles,
   subwordInputNames,
   subwordOutputNames,
-  subwordPhraseOutputName,
   type SubwordVocabularyFile
 } from "./subword-format.ts"
 import { normEpsilon, runnableSubwordModel } from "./subword-onnx.ts"
@@ -38,7 +37,7 @@ import { featurizeSubwordText, sifWeight, SubwordDictionary, type SubwordFeature
 /** A run of the graph gathers at most this many [words × pieces] rows. */
 const maxRunSlots = 1 << 16
 const maxRunWords = 4096
-/** Bytes of word vectors the cache keeps (each word: two float32 vectors, three with a phrase map; 40,000 words at 100 dimensions). */
+/** Bytes of word vectors the cache keeps (each word: two float32 vectors; 40,000 words at 100 dimensions). */
 const wordCacheBytes = 32 << 20
 
 export const parseSubwordVocabulary = (json: unknown): SubwordDictionary => {
@@ -54,8 +53,6 @@ interface WordVectors {
   readonly token: Float32Array
   /** The same less its common component: what a text's vector sums. */
   readonly specific: Float32Array
-  /** The same through the phrase map: what a short text sums (graphs with one only). */
-  readonly phrase?: Float32Array
   /** Weight of one occurrence in a text's vector. */
   readonly sif: number
 }
@@ -64,16 +61,12 @@ export class SubwordTextEncoder implements PatentTextEncoder {
   readonly kind = "patent-subword"
   private readonly wordVectorCache: LRUCache<string, WordVectors>
 
-  /** Texts of fewer words than this are pooled from the phrase vectors (undefined: none). */
-  private readonly phraseBelowWords: number | undefined
-
   private constructor(
     private readonly session: ort.InferenceSession,
     readonly settings: SubwordEncoderSettings,
     readonly dictionary: SubwordDictionary
   ) {
-    this.phraseBelowWords = settings.phraseBelowWords
-    this.wordVectorCache = new LRUCache({ max: Math.max(1024, Math.floor(wordCacheBytes / ((this.phraseBelowWords ? 12 : 8) * Math.max(1, settings.dimensions)))) })
+    this.wordVectorCache = new LRUCache({ max: Math.max(1024, Math.floor(wordCacheBytes / (8 * Math.max(1, settings.dimensions)))) })
   }
 
   get dimensions() {
@@ -109,9 +102,7 @@ export class SubwordTextEncoder implements PatentTextEncoder {
     }
     const missing = [
       ...Object.values(subwordInputNames).filter((n) => !session.inputNames.includes(n)),
-      ...Object.values(subwordOutputNames).filter((n) => !session.outputNames.includes(n)),
-      // tokenizer.json asks for phrase vectors: the graph must give them.
-      ...(settings.phraseBelowWords && !session.outputNames.includes(subwordPhraseOutputName) ? [`${subwordPhraseOutputName} (tokenizer.json sets phraseBelowWords)`] : [])
+      ...Object.values(subwordOutputNames).filter((n) => !session.outputNames.includes(n))
     ]
     if (missing.length > 0) {
       await session.release()
@@ -157,22 +148,15 @@ export class SubwordTextEncoder implements PatentTextEncoder {
     return this.session.release()
   }
 
-  /**
-   * unit(Σ weight · specific vector) over the text's words in order; zeros for a text with no word.
-   * A text of fewer than phraseBelowWords words (every occurrence counted) sums the phrase vectors.
-   */
+  /** unit(Σ weight · specific vector) over the text's words in order; zeros for a text with no word. */
   private pool(occurrences: ReadonlyMap<string, number>, vectors: ReadonlyMap<string, WordVectors>): Float32Array {
     const d = this.dimensions
-    const below = this.phraseBelowWords
-    let words = 0
-    if (below) for (const tf of occurrences.values()) words += tf
-    const phrase = below !== undefined && words < below
     const specific: Float32Array[] = []
     const weights: number[] = []
     for (const [word, tf] of occurrences) {
       const v = vectors.get(word)
       if (!v) continue
-      specific.push(phrase ? v.phrase! : v.specific)
+      specific.push(v.specific)
       // The weight as featurize() gives it (float32), so token weights and pooling agree.
       weights.push(Math.fround(tf * v.sif))
     }
@@ -215,19 +199,13 @@ export class SubwordTextEncoder implements PatentTextEncoder {
     }
     const d = this.dimensions
     for (const batch of shapedBatches(missing, (m) => [m.rows.length], maxRunWords, maxRunSlots)) {
-      const { tokens, specific, phrase } = await this.run(batch.rows, batch.shape[0])
+      const { tokens, specific } = await this.run(batch.rows, batch.shape[0])
       for (const [b, at] of batch.indices.entries()) {
         const { word } = missing[at]
-        const all = new Float32Array((phrase ? 3 : 2) * d)
-        all.set(tokens.subarray(b * d, (b + 1) * d))
-        all.set(specific.subarray(b * d, (b + 1) * d), d)
-        if (phrase) all.set(phrase.subarray(b * d, (b + 1) * d), 2 * d)
-        const v: WordVectors = {
-          token: all.subarray(0, d),
-          specific: all.subarray(d, 2 * d),
-          ...(phrase ? { phrase: all.subarray(2 * d) } : {}),
-          sif: sifWeight(word, this.settings, this.dictionary)
-        }
+        const both = new Float32Array(2 * d)
+        both.set(tokens.subarray(b * d, (b + 1) * d))
+        both.set(specific.subarray(b * d, (b + 1) * d), d)
+        const v: WordVectors = { token: both.subarray(0, d), specific: both.subarray(d), sif: sifWeight(word, this.settings, this.dictionary) }
         this.wordVectorCache.set(word, v)
         found.set(word, v)
       }
@@ -249,17 +227,13 @@ export class SubwordTextEncoder implements PatentTextEncoder {
         pieceWeights[w * pieces + p] = share
       }
     }
-    const feeds = {
+    const result = await this.session.run({
       [subwordInputNames.rows]: new ort.Tensor("int64", rows, [words.length, pieces]),
       [subwordInputNames.pieceWeights]: new ort.Tensor("float32", pieceWeights, [words.length, pieces])
-    }
-    const phrase = this.phraseBelowWords !== undefined
-    const fetches = [subwordOutputNames.tokens, subwordOutputNames.specific, ...(phrase ? [subwordPhraseOutputName] : [])]
-    const result = await this.session.run(feeds, fetches)
+    })
     return {
       tokens: result[subwordOutputNames.tokens].data as Float32Array,
-      specific: result[subwordOutputNames.specific].data as Float32Array,
-      phrase: phrase ? (result[subwordPhraseOutputName].data as Float32Array) : undefined
+      specific: result[subwordOutputNames.specific].data as Float32Array
     }
   }
 }

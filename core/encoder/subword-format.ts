@@ -14,8 +14,6 @@ export const subwordEncoderFiles = { model: "model.onnx", vocabulary: "vocab.jso
 /** The ONNX graph's tensors: a batch of words in, each word's vectors out (subword-onnx.ts). */
 export const subwordInputNames = { rows: "word_piece_rows", pieceWeights: "word_piece_weights" } as const
 export const subwordOutputNames = { tokens: "token_embeddings", specific: "specific_embeddings" } as const
-/** The graph's third output where it has a phrase map (subword-onnx.ts): what a text of fewer than `phraseBelowWords` words sums. */
-export const subwordPhraseOutputName = "phrase_embeddings"
 
 /**
  * The graph of folders written before the per-word one: whole texts in, padded to
@@ -41,12 +39,6 @@ export interface SubwordEncoderSettings {
   readonly pooling: { readonly scheme: "sif"; readonly a: number; readonly totalTokens: number }
   /** Words with no letter or digit are dropped; text is NFKC-folded and lower-cased. */
   readonly normalization: "nfkc-lower-alnum"
-  /**
-   * A text of fewer words than this (every word counted, as subwordTokens splits it) is pooled
-   * from the graph's phrase vectors, through the stronger CPC map phrases want; absent: every
-   * text through the one map (folders written before the night of 2026-11-29).
-   */
-  readonly phraseBelowWords?: number
 }
 
 export const parseSubwordEncoderSettings = (json: unknown): SubwordEncoderSettings => {
@@ -69,15 +61,8 @@ export const parseSubwordEncoderSettings = (json: unknown): SubwordEncoderSettin
     bucket: n(o.bucket, "bucket"),
     nwords: n(o.nwords, "nwords"),
     pooling: { scheme: "sif", a: Number(o.pooling.a), totalTokens: Number(o.pooling.totalTokens) },
-    normalization: "nfkc-lower-alnum",
-    ...(o.phraseBelowWords === undefined ? {} : { phraseBelowWords: positive(o.phraseBelowWords, "phraseBelowWords") })
+    normalization: "nfkc-lower-alnum"
   }
-}
-
-const positive = (v: unknown, name: string) => {
-  const x = Number(v)
-  if (!Number.isInteger(x) || x < 1) throw new Error(`tokenizer.json: ${name} must be a positive integer`)
-  return x
 }
 
 /** vocab.json: word i is row i of the input matrix (row i + 1 of the graph's table). */

@@ -6,15 +6,11 @@
  *   word_piece_weights float [words, pieces]  1 / (rows of the word), 0 for padding
  *   → token_embeddings    float [words, D] t = unit(Σ_pieces piece_weight · table[row])   (fastText's word vector, unit length)
  *   → specific_embeddings float [words, D] (t − (t·u) u) Wᵀ
- *   → phrase_embeddings   float [words, D] (t − (t·u) u) Pᵀ   (only in graphs with a phrase map)
  *
  * table [rows + 1, D] is the input matrix with a zero padding row in front; u is the corpus's
  * common direction (SIF's first principal component; zero leaves t as it is); W is the map learned
  * from the CPC hierarchy (pipeline/encoder/cpc-alignment.ts), absent from graphs trained without
- * one (then the identity). P is the stronger map a query of a few words is pooled through
- * (tokenizer.json phraseBelowWords), written in W's basis (pipeline/encoder/cpc-alignment.ts
- * phraseMapInBasisOf), so a phrase and a document still meet.
- * Norms are clamped below by 1e-12, so padding gives zeros.
+ * one (then the identity). Norms are clamped below by 1e-12, so padding gives zeros.
  *
  * A text's vector is unit(Σ_words SIF weight × occurrences × specific_embedding): the runtime
  * (subword-encoder.ts) pools it from the vectors of the text's distinct words, each computed once
@@ -26,7 +22,7 @@
  * pieces, D]; `runnableSubwordModel` rebuilds this graph from its table and common component.
  */
 import { encodeOnnxModel, floatTensor, int64Tensor, node, onnx, tensorValue } from "./onnx-builder.ts"
-import { legacySubwordInputNames, subwordInputNames, subwordOutputNames, subwordPhraseOutputName } from "./subword-format.ts"
+import { legacySubwordInputNames, subwordInputNames, subwordOutputNames } from "./subword-format.ts"
 
 export const normEpsilon = 1e-12
 
@@ -36,10 +32,10 @@ export const subwordGraphFormat = "patent-subword-words/2"
 type Tensor = ReturnType<typeof floatTensor>
 
 /** W row-major (out[r] = Σ_c W[r·D + c] · in[c]) as the [D, D] right operand of a row-vector MatMul: Wᵀ. */
-const alignmentOperand = (w: Float32Array, d: number, name = "alignment_t") => {
+const alignmentOperand = (w: Float32Array, d: number) => {
   const t = new Float32Array(d * d)
   for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) t[c * d + r] = w[r * d + c]
-  return floatTensor(name, [d, d], t)
+  return floatTensor("alignment_t", [d, d], t)
 }
 
 const wordGraph = (
@@ -48,40 +44,26 @@ const wordGraph = (
   dimensions: number,
   commonComponent: Float32Array,
   metadata: Readonly<Record<string, string>>,
-  alignment: Float32Array | undefined,
-  phraseAlignment?: Float32Array
+  alignment: Float32Array | undefined
 ) => {
   if (commonComponent.length !== dimensions) throw new Error("common component does not match dimensions")
   if (alignment && alignment.length !== dimensions * dimensions) throw new Error("alignment map does not match dimensions")
-  if (phraseAlignment && phraseAlignment.length !== dimensions * dimensions) throw new Error("phrase map does not match dimensions")
   const { rows: ids, pieceWeights } = subwordInputNames
   const { tokens, specific } = subwordOutputNames
   return encodeOnnxModel({
     name: "patent_subword_encoder",
     doc: "fastText-style skip-gram with character n-grams, trained on the patent corpus: unit word vectors, and the same less the common component (SIF pooling is the runtime's weighted sum)",
-    metadata: {
-      ...metadata,
-      format: subwordGraphFormat,
-      dimensions: String(dimensions),
-      table_rows: String(rows),
-      ...(alignment ? { alignment: "cpc" } : {}),
-      ...(phraseAlignment ? { phrase_alignment: "cpc" } : {})
-    },
+    metadata: { ...metadata, format: subwordGraphFormat, dimensions: String(dimensions), table_rows: String(rows), ...(alignment ? { alignment: "cpc" } : {}) },
     initializers: [
       table,
       ...(alignment ? [alignmentOperand(alignment, dimensions)] : []),
-      ...(phraseAlignment ? [alignmentOperand(phraseAlignment, dimensions, "phrase_alignment_t")] : []),
       floatTensor("common_component", [1, dimensions], commonComponent),
       floatTensor("epsilon", [], new Float32Array([normEpsilon])),
       int64Tensor("axis_last", [1], [-1]),
       int64Tensor("axis_pieces", [1], [1])
     ],
     inputs: [tensorValue(ids, "int64", ["words", "pieces"]), tensorValue(pieceWeights, "float", ["words", "pieces"])],
-    outputs: [
-      tensorValue(tokens, "float", ["words", dimensions]),
-      tensorValue(specific, "float", ["words", dimensions]),
-      ...(phraseAlignment ? [tensorValue(subwordPhraseOutputName, "float", ["words", dimensions])] : [])
-    ],
+    outputs: [tensorValue(tokens, "float", ["words", dimensions]), tensorValue(specific, "float", ["words", dimensions])],
     nodes: [
       node("Gather", ["row_table", ids], ["piece_vectors"], { axis: { i: 0 } }),
       // [words, 1, pieces] × [words, pieces, D]: the weighted sum over pieces without a weighted copy of the gathered rows.
@@ -94,9 +76,9 @@ const wordGraph = (
       node("Mul", [tokens, "common_component"], ["tokens_by_common"]),
       node("ReduceSum", ["tokens_by_common", "axis_last"], ["common_weight"], { keepdims: { i: 1 } }),
       node("Mul", ["common_weight", "common_component"], ["common_part"]),
-      node("Sub", [tokens, "common_part"], [alignment ? "specific_unaligned" : specific]),
-      ...(alignment ? [node("MatMul", ["specific_unaligned", "alignment_t"], [specific])] : []),
-      ...(phraseAlignment ? [node("MatMul", [alignment ? "specific_unaligned" : specific, "phrase_alignment_t"], [subwordPhraseOutputName])] : [])
+      ...(alignment
+        ? [node("Sub", [tokens, "common_part"], ["specific_unaligned"]), node("MatMul", ["specific_unaligned", "alignment_t"], [specific])]
+        : [node("Sub", [tokens, "common_part"], [specific])])
     ]
   })
 }
@@ -107,11 +89,10 @@ export const buildSubwordEncoderModel = (
   dimensions: number,
   commonComponent: Float32Array,
   metadata: Readonly<Record<string, string>> = {},
-  alignment?: Float32Array,
-  phraseAlignment?: Float32Array
+  alignment?: Float32Array
 ): Uint8Array => {
   if (table.length !== rows * dimensions) throw new Error("row table does not match rows × dimensions")
-  return wordGraph(floatTensor("row_table", [rows, dimensions], table), rows, dimensions, commonComponent, metadata, alignment, phraseAlignment)
+  return wordGraph(floatTensor("row_table", [rows, dimensions], table), rows, dimensions, commonComponent, metadata, alignment)
 }
 
 /**

@@ -17,7 +17,7 @@
  * The map is linear, so it can be applied to each word's vector before SIF pooling (the ONNX
  * graph's specific_embeddings, subword-onnx.ts) and a text's vector is the map of its pooled one.
  */
-import { EigenvalueDecomposition, Matrix, SingularValueDecomposition } from "ml-matrix"
+import { EigenvalueDecomposition, Matrix } from "ml-matrix"
 import { seededRandom } from "../../core/random.ts"
 
 export interface AlignmentOptions {
@@ -26,25 +26,6 @@ export interface AlignmentOptions {
 }
 
 export const defaultAlignmentOptions: AlignmentOptions = { shrinkage: 0.1 }
-
-/** The map of short texts: its own shrinkage, for texts of fewer than `belowWords` words. */
-export interface PhraseAlignmentOptions extends AlignmentOptions {
-  readonly belowWords: number
-}
-
-/**
- * Phrases want a stronger map than documents: with shrinkage 0.3 for every text the similarity
- * bench's dev half rose 0.579 → 0.597 and the retrieval dev splits lost (README). So texts of at
- * most three words (a query typed as a phrase, a claim term) take the map of shrinkage 1 and the
- * rest keep 0.1. Chosen on the dev halves only (2026-11-29 night): the ensemble's similarity-bench Pearson at
- * shrinkage 1 below 3 / 4 / 5 / 6 / 9 words 0.589 / 0.592 / 0.597 / 0.597 / 0.598 (one map: 0.579;
- * shrinkage 0.3: 0.588–0.594), and below 4 the only count whose plain search on the sample's dev
- * citations is not worse than one map (recall@100 / MRR 0.586 / 0.248 against 0.579 / 0.243; 5: 0.574 /
- * 0.248, 6: 0.568 / 0.244, 9: 0.487 / 0.229: the sample's records and queries are titles, and
- * title-to-title citation search loses specificity through the stronger map). The synthetic
- * corpus has no text that short and does not move.
- */
-export const defaultPhraseAlignmentOptions: PhraseAlignmentOptions = { shrinkage: 1, belowWords: 4 }
 
 /** Pairs of unit vectors: `related[i]` against `relatedTo[i]`, `unrelated[i]` against `unrelatedTo[i]`. */
 export interface AlignmentPairs {
@@ -159,56 +140,4 @@ export const schemePairs = (entries: ReadonlyArray<SchemeEntry>, limit: number) 
     if (other.symbol !== e.symbol && other.symbol !== e.parent) unrelated.push([e.title, other.title])
   }
   return { related, unrelated }
-}
-
-/**
- * The symmetric square root S = (WᵀW)^(1/2) of a map (D × D, row-major): the same metric, so the
- * same cosines, as W, but with its output in the input's own basis. W's rows are the eigen-directions
- * of its own estimate, so two maps of different shrinkage give vectors in different bases; their
- * roots give vectors that can be blended and compared across maps.
- */
-export const alignmentRoot = (w: Float32Array, d: number): Float32Array => {
-  const m = new Matrix(d, d)
-  for (let r = 0; r < d; r++)
-    for (let c = r; c < d; c++) {
-      let x = 0
-      for (let k = 0; k < d; k++) x += w[k * d + r] * w[k * d + c]
-      m.set(r, c, x)
-      m.set(c, r, x)
-    }
-  const e = symmetricEigen(m)
-  const out = new Float64Array(d * d)
-  for (let k = 0; k < d; k++) {
-    const s = Math.sqrt(Math.max(0, e.values[k]))
-    if (s === 0) continue
-    const v = e.vectors[k]
-    for (let r = 0; r < d; r++) {
-      const sv = s * v[r]
-      for (let c = 0; c < d; c++) out[r * d + c] += sv * v[c]
-    }
-  }
-  return Float32Array.from(out)
-}
-
-/**
- * The phrase map written in the main map's basis, so that documents keep exactly the vectors the
- * main map gives them and a phrase still meets them. With W = Q·S_W (polar decomposition: Q
- * orthogonal, S_W = alignmentRoot(W)), this is Q·S_P for the phrase map's root S_P: a phrase's
- * vector against a document's is (Q S_P p)·(Q S_W d) = (S_P p)·(S_W d), the two metrics meeting
- * in one basis, and two phrases meet in the phrase map's own metric.
- */
-export const phraseMapInBasisOf = (main: Float32Array, phrase: Float32Array, d: number): Float32Array => {
-  const w = new Matrix(d, d)
-  for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) w.set(r, c, main[r * d + c])
-  const svd = new SingularValueDecomposition(w, { autoTranspose: false })
-  const q = svd.leftSingularVectors.mmul(svd.rightSingularVectors.transpose())
-  const root = alignmentRoot(phrase, d)
-  const out = new Float32Array(d * d)
-  for (let r = 0; r < d; r++)
-    for (let c = 0; c < d; c++) {
-      let x = 0
-      for (let k = 0; k < d; k++) x += q.get(r, k) * root[k * d + c]
-      out[r * d + c] = x
-    }
-  return out
 }

@@ -64,7 +64,7 @@ export const saveSubwordEncoder = async (versionDir: string, model: TrainedSubwo
     kind: "patent-subword",
     words: String(model.settings.nwords),
     bucket: String(model.settings.bucket)
-  }, model.alignment, model.phraseAlignment)
+  }, model.alignment)
   const vocabulary: SubwordVocabularyFile = {
     format: "patent-subword-vocabulary/1",
     words: model.dictionary.words,

@@ -16,18 +16,8 @@
  */
 import { getFastTextModule } from "fasttext.wasm.js"
 import type { SubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
-import { featurizeSubwordText, SubwordDictionary, subwordTokens, trainingLine } from "../../core/encoder/subwords.ts"
-import {
-  applyAlignment,
-  type AlignmentOptions,
-  cpcAlignment,
-  defaultAlignmentOptions,
-  defaultPhraseAlignmentOptions,
-  type PhraseAlignmentOptions,
-  phraseMapInBasisOf,
-  schemePairs,
-  type SchemeEntry
-} from "./cpc-alignment.ts"
+import { featurizeSubwordText, SubwordDictionary, trainingLine } from "../../core/encoder/subwords.ts"
+import { applyAlignment, type AlignmentOptions, cpcAlignment, defaultAlignmentOptions, schemePairs, type SchemeEntry } from "./cpc-alignment.ts"
 import { readFastTextModel } from "./fasttext-model.ts"
 import { type NativeSkipgramArgs, trainNativeSkipgram } from "./native-fasttext.ts"
 
@@ -58,8 +48,6 @@ export interface SubwordTrainingOptions {
   readonly cpcAlignment: AlignmentOptions | false
   /** Related (and as many unrelated) scheme pairs it is estimated from, at most. */
   readonly alignmentPairs: number
-  /** A second, stronger map for texts of few words (cpc-alignment.ts), or false: one map for every text. Needs cpcAlignment. */
-  readonly phraseAlignment: PhraseAlignmentOptions | false
   /**
    * Which build of fastText trains: its WebAssembly build in-process (always there), or the
    * command-line trainer (Debian's `fasttext`, native-fasttext.ts). Both on one thread, so that one
@@ -94,7 +82,6 @@ export const defaultSubwordTrainingOptions: SubwordTrainingOptions = {
   commonComponentSample: 20_000,
   cpcAlignment: defaultAlignmentOptions,
   alignmentPairs: 100_000,
-  phraseAlignment: defaultPhraseAlignmentOptions,
   trainer: "wasm"
 }
 
@@ -126,8 +113,6 @@ export interface TrainedSubwordEncoder {
   readonly commonComponent: Float32Array
   /** D × D map applied to every word's vector less its common component (cpc-alignment.ts); absent: none. */
   readonly alignment?: Float32Array
-  /** The map of texts under settings.phraseBelowWords words, in `alignment`'s basis (cpc-alignment.ts phraseMapInBasisOf). */
-  readonly phraseAlignment?: Float32Array
   /** The trainer's own word vector (fastText getWordVector), for checking the export. */
   readonly trainerWordVector: (word: string) => Float32Array
   /** The trainer's own input-matrix rows of a word (fastText getSubwords). */
@@ -307,7 +292,6 @@ export const trainSubwordEncoder = async (
   const commonComponent = o.removeCommonComponent ? firstPrincipalDirection(pooled, o.dimensions) : noCommon
   const pairs = o.cpcAlignment ? schemePairs(scheme, o.alignmentPairs) : { related: [], unrelated: [] }
   let alignment: Float32Array | undefined
-  let phraseAlignment: Float32Array | undefined
   if (o.cpcAlignment && pairs.related.length > 0) {
     const project = cachedProjector({ settings, dictionary, inputMatrix: file.inputMatrix, commonComponent })
     const vectorOf = new Map<string, Float64Array>()
@@ -316,14 +300,12 @@ export const trainSubwordEncoder = async (
       if (!v) vectorOf.set(text, (v = project(text)))
       return v
     }
-    const vectorPairs = { related: pairs.related.map(([a, b]) => [at(a), at(b)] as const), unrelated: pairs.unrelated.map(([a, b]) => [at(a), at(b)] as const) }
-    alignment = cpcAlignment(vectorPairs, o.dimensions, o.cpcAlignment)
-    const phrase = alignment && o.phraseAlignment ? cpcAlignment(vectorPairs, o.dimensions, o.phraseAlignment) : undefined
-    // In the main map's basis: documents keep the very vectors the main map gives, and a phrase meets them.
-    if (alignment && phrase) phraseAlignment = phraseMapInBasisOf(alignment, phrase, o.dimensions)
+    alignment = cpcAlignment(
+      { related: pairs.related.map(([a, b]) => [at(a), at(b)] as const), unrelated: pairs.unrelated.map(([a, b]) => [at(a), at(b)] as const) },
+      o.dimensions,
+      o.cpcAlignment
+    )
   }
-  const servedSettings: SubwordEncoderSettings =
-    phraseAlignment && o.phraseAlignment ? { ...settings, phraseBelowWords: o.phraseAlignment.belowWords } : settings
   onProgress("export", 1, 1)
 
   const dimension = o.dimensions
@@ -344,12 +326,11 @@ export const trainSubwordEncoder = async (
       return Array.from({ length: ids.size() }, (_, i) => ids.get(i))
     })
   return {
-    settings: servedSettings,
+    settings,
     dictionary,
     inputMatrix: file.inputMatrix,
     commonComponent,
     alignment,
-    phraseAlignment,
     trainerWordVector,
     trainerWordRows,
     stats: {
@@ -365,7 +346,7 @@ export const trainSubwordEncoder = async (
   }
 }
 
-type Projection = Pick<TrainedSubwordEncoder, "settings" | "dictionary" | "inputMatrix" | "commonComponent" | "alignment" | "phraseAlignment">
+type Projection = Pick<TrainedSubwordEncoder, "settings" | "dictionary" | "inputMatrix" | "commonComponent" | "alignment">
 
 /** A word's unit vector (the mean of its input-matrix rows) less its common component, in float64. */
 const specificWordVector = (model: Projection, rows: ReadonlyArray<number>): Float64Array => {
@@ -384,7 +365,7 @@ const specificWordVector = (model: Projection, rows: ReadonlyArray<number>): Flo
   return word
 }
 
-/** Σ SIF weight · specific word vector, then the alignment map when there is one, the phrase map for a short text (not normalised), in float64. */
+/** Σ SIF weight · specific word vector, then the alignment map when there is one (not normalised), in float64. */
 const pooledVector = (model: Projection, text: string, wordVector = (_word: string, rows: ReadonlyArray<number>) => specificWordVector(model, rows)): Float64Array => {
   const d = model.settings.dimensions
   const f = featurizeSubwordText(text, model.settings, model.dictionary)
@@ -394,9 +375,7 @@ const pooledVector = (model: Projection, text: string, wordVector = (_word: stri
     for (let c = 0; c < d; c++) sum[c] += f.weights[w] * word[c]
   }
   // The map is linear: mapping the sum equals summing the mapped word vectors, as the graph does.
-  const below = model.settings.phraseBelowWords
-  const map = below !== undefined && model.phraseAlignment && subwordTokens(text).length < below ? model.phraseAlignment : model.alignment
-  return map ? applyAlignment(map, sum, d) : sum
+  return model.alignment ? applyAlignment(model.alignment, sum, d) : sum
 }
 
 const unit = (v: Float64Array) => {

@@ -4,18 +4,7 @@ import * as path from "node:path"
 import * as zlib from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
-import { EncoderLoadError } from "../../core/encoder/errors.ts"
-import { parseSubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
-import { subwordTokens } from "../../core/encoder/subwords.ts"
-import {
-  alignmentRoot,
-  applyAlignment,
-  cpcAlignment,
-  defaultPhraseAlignmentOptions,
-  phraseMapInBasisOf,
-  schemePairs,
-  type SchemeEntry
-} from "../../pipeline/encoder/cpc-alignment.ts"
+import { applyAlignment, cpcAlignment, schemePairs, type SchemeEntry } from "../../pipeline/encoder/cpc-alignment.ts"
 import { saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
 import { projectSubwordText, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
@@ -91,38 +80,6 @@ describe("CPC alignment map", () => {
     expect(gap(false)).toBeLessThan(0.3)
   })
 
-  it("its symmetric root keeps every cosine of the map, in the input's own basis", () => {
-    const d = 6
-    const normal = normals(11)
-    // A map of rank 4 (two directions dropped), as the alignment's are.
-    const w = Float32Array.from({ length: d * d }, (_, i) => (Math.floor(i / d) < 4 ? normal() : 0))
-    const root = alignmentRoot(w, d)
-    for (let r = 0; r < d; r++) for (let c = 0; c < d; c++) expect(root[r * d + c]).toBeCloseTo(root[c * d + r], 5)
-    for (let k = 0; k < 50; k++) {
-      const a = Float64Array.from({ length: d }, normal)
-      const b = Float64Array.from({ length: d }, normal)
-      const viaMap = dot(unit(applyAlignment(w, a, d)), unit(applyAlignment(w, b, d)))
-      const viaRoot = dot(unit(applyAlignment(root, a, d)), unit(applyAlignment(root, b, d)))
-      expect(viaRoot).toBeCloseTo(viaMap, 4)
-    }
-  })
-
-  it("the phrase map in the main map's basis: documents keep the main map's vectors, and a phrase meets them as the two roots meet", () => {
-    const d = 6
-    const normal = normals(5)
-    const main = Float32Array.from({ length: d * d }, (_, i) => (Math.floor(i / d) < 5 ? normal() : 0))
-    const phrase = Float32Array.from({ length: d * d }, normal)
-    const p = phraseMapInBasisOf(main, phrase, d)
-    const [mainRoot, phraseRoot] = [alignmentRoot(main, d), alignmentRoot(phrase, d)]
-    const cos = (m1: Float32Array, a: Float64Array, m2: Float32Array, b: Float64Array) => dot(unit(applyAlignment(m1, a, d)), unit(applyAlignment(m2, b, d)))
-    for (let k = 0; k < 50; k++) {
-      const a = Float64Array.from({ length: d }, normal)
-      const b = Float64Array.from({ length: d }, normal)
-      expect(cos(p, a, main, b)).toBeCloseTo(cos(phraseRoot, a, mainRoot, b), 4)
-      expect(cos(p, a, p, b)).toBeCloseTo(cos(phrase, a, phrase, b), 4)
-    }
-  })
-
   it("needs enough pairs to estimate a D × D map", () => {
     const v = Float64Array.of(1, 0)
     expect(cpcAlignment({ related: [[v, v]], unrelated: [[v, v]] }, 2)).toBeUndefined()
@@ -175,17 +132,8 @@ describe("subword encoder aligned to the CPC hierarchy", () => {
     expect(model.stats.alignmentPairs).toBeGreaterThan(1000)
   })
 
-  it("is trained with a stronger map for phrases, and says below how many words it applies", () => {
-    expect(model.phraseAlignment).toBeDefined()
-    expect(model.phraseAlignment!.length).toBe(32 * 32)
-    expect(model.settings.phraseBelowWords).toBe(defaultPhraseAlignmentOptions.belowWords)
-  })
-
-  it("ONNX text vectors equal the training side's own aligned projection within 1e-5, phrases and long texts alike; an empty text has none", async () => {
-    const texts = [...abstracts.slice(0, 15), ...scheme.slice(0, 15).map((e) => e.title), "a zyxqolophonic crankshaft", "gear pump", "valves", "ball bearing cage", ""]
-    const below = model.settings.phraseBelowWords!
-    expect(texts.filter((t) => t && subwordTokens(t).length < below).length).toBeGreaterThan(3)
-    expect(texts.filter((t) => subwordTokens(t).length >= below).length).toBeGreaterThan(3)
+  it("ONNX text vectors equal the training side's own aligned projection within 1e-5; an empty text has none", async () => {
+    const texts = [...abstracts.slice(0, 15), ...scheme.slice(0, 15).map((e) => e.title), "a zyxqolophonic crankshaft", ""]
     const vectors = await encoder.encode(texts)
     for (const [i, text] of texts.entries()) {
       expect(maxAbsDiff(vectors[i], projectSubwordText(model, text))).toBeLessThan(1e-5)
@@ -194,32 +142,8 @@ describe("subword encoder aligned to the CPC hierarchy", () => {
     expect(dot(vectors[texts.length - 1], vectors[texts.length - 1])).toBe(0)
   })
 
-  it("a phrase goes through the phrase map and a long text through the main one; a word more moves a text across", async () => {
-    const oneMap = { ...model, settings: { ...model.settings, phraseBelowWords: undefined } }
-    const below = model.settings.phraseBelowWords!
-    const words = ["crankshaft", "with", "counterweights", "for", "an", "internal", "combustion", "engine", "of", "a", "vehicle"]
-    const phrase = words.slice(0, below - 1).join(" ")
-    const long = words.slice(0, below).join(" ")
-    const [servedPhrase, servedLong] = await encoder.encode([phrase, long])
-    expect(maxAbsDiff(servedPhrase, projectSubwordText(oneMap, phrase))).toBeGreaterThan(1e-3)
-    expect(maxAbsDiff(servedLong, projectSubwordText(oneMap, long))).toBeLessThan(1e-5)
-    // Both maps land in one basis: the phrase still lies near the longer text that holds it.
-    expect(dot(servedPhrase, servedLong)).toBeGreaterThan(0.5)
-  })
-
-  it("a folder whose tokenizer.json asks for phrase vectors that its graph lacks is refused, naming the output", async () => {
-    const broken = await fs.promises.mkdtemp(path.join(os.tmpdir(), "cpc-alignment-broken-"))
-    try {
-      await saveSubwordEncoder(broken, { ...model, phraseAlignment: undefined })
-      await expect(loadTextEncoder(path.join(broken, "encoder"))).rejects.toSatisfy((e) => e instanceof EncoderLoadError && /phrase_embeddings/.test(String((e as EncoderLoadError).reason)))
-    } finally {
-      await fs.promises.rm(broken, { recursive: true, force: true })
-    }
-    expect(() => parseSubwordEncoderSettings({ ...model.settings, phraseBelowWords: 0 })).toThrow(/phraseBelowWords must be a positive integer/)
-  })
-
   it("the same model without the map gives other vectors: the map is in the graph, not only in the trainer", async () => {
-    const plain = { ...model, alignment: undefined, phraseAlignment: undefined }
+    const plain = { ...model, alignment: undefined }
     const text = "crankshaft with counterweights"
     const [served] = await encoder.encode([text])
     expect(maxAbsDiff(served, projectSubwordText(plain, text))).toBeGreaterThan(1e-3)
