@@ -36,7 +36,7 @@
  * it, which takes about an hour on 2 cores, and later runs reuse it).
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
- *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only]
+ *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only | --synthetic-only]
  *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-words 0,4,8,16]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
@@ -87,6 +87,7 @@ const { values } = parseArgs({
     "quality-only": { type: "boolean", default: false },
     "latency-only": { type: "boolean", default: false },
     "sample-only": { type: "boolean", default: false },
+    "synthetic-only": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
     "tune-ensemble": { type: "string" },
     "tune-words": { type: "string" },
@@ -690,7 +691,7 @@ if (values["tune-plain"]) {
   process.exit(0)
 }
 const latencyOnly = values["latency-only"]
-const sample = latencyOnly ? undefined : await quality("sample (grants)", await sampleDir())
+const sample = latencyOnly || values["synthetic-only"] ? undefined : await quality("sample (grants)", await sampleDir())
 const synth = latencyOnly || values["sample-only"] ? undefined : await quality("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
 for (const q of [sample, synth].filter((q) => q !== undefined))
   for (const kind of QUERY_KINDS)
@@ -737,7 +738,8 @@ await writeResult(
   latencyOnly
     ? { ...previous, qualityAt: previous.qualityAt ?? previous.at, latency: lat, latencyAt: now }
     : lat === undefined
-      ? { ...previous, quality: [sample, synth], fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: previous.latencyAt ?? previous.at }
+      ? // --sample-only or --synthetic-only keeps the other corpus's last results.
+        { ...previous, quality: [sample ?? previous.quality?.[0], synth ?? previous.quality?.[1]], fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: previous.latencyAt ?? previous.at }
       : { quality: [sample, synth], latency: lat, fullPipelineBeatsBm25: beats, qualityAt: now, latencyAt: now }
 )
 process.exit(0)
