@@ -72,6 +72,7 @@ bench: install encoder-setup
 	$(TSX) bench/serving-records.ts
 	$(TSX) bench/antecedent-quality.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/encoder-similarity.ts --artifacts $(ARTIFACTS)/current
+	$(TSX) bench/phrase-search.ts --artifacts $(ARTIFACTS)/current
 	$(TSX) bench/patent-map.ts --points 1000000
 	$(TSX) bench/retrieval.ts
 	$(TSX) bench/scale.ts
