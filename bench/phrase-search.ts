@@ -15,12 +15,12 @@
  * Caveat: CPC titles are training text for the subword part and its CPC map, so the encoder has
  * read these phrases (not the queries' answers); BM25 is the reference a searcher would use.
  *
- *   node --import tsx bench/phrase-search.ts [--artifacts DIR] [--no-write]
+ *   node --import tsx bench/phrase-search.ts [--artifacts DIR] [--no-write] [--weights '{"shortRecord":1}']
  */
 import * as fs from "node:fs/promises"
 import { parseArgs } from "node:util"
 import { openSearchState } from "../core/search/open.ts"
-import { type Channels, retrieve } from "../core/search/retrieve.ts"
+import { type Channels, retrieve, RETRIEVAL_WEIGHTS } from "../core/search/retrieve.ts"
 import { startHub } from "../test/support/hub-process.ts"
 import { type Split, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
@@ -29,10 +29,13 @@ import { openSearchTables } from "./search-tables.ts"
 const { values } = parseArgs({
   options: {
     artifacts: { type: "string", default: ".tmp/test-artifacts/current" },
+    /** Retrieval weights changed from RETRIEVAL_WEIGHTS for a trial, e.g. '{"shortRecord":1}' (read on dev only; nothing is written). */
+    weights: { type: "string" },
     "no-write": { type: "boolean", default: false }
   }
 })
 
+const weights = values.weights ? { ...RETRIEVAL_WEIGHTS, ...JSON.parse(values.weights) } : undefined
 const MIN_DOCS = 3
 const MAX_WORDS = 3
 /** Words that name nothing without the parent entry's title. */
@@ -90,7 +93,7 @@ const rows = []
 for (const config of CONFIGS) {
   const sums: Record<Split, Sums> = { dev: { n: 0, group10: 0, subclass10: 0, recall100: 0 }, test: { n: 0, group10: 0, subclass10: 0, recall100: 0 } }
   for (const [i, q] of queries.entries()) {
-    const got = await retrieve(state, { vector: vectors[i], text: q.text, depth: 100, channels: config.channels, feedback: config.feedback })
+    const got = await retrieve(state, { vector: vectors[i], text: q.text, depth: 100, channels: config.channels, feedback: config.feedback, weights })
     const keys = got.hits.map((h) => h.key)
     // The head as a searcher reads it: hits without CPC are left out of the shares (38% of the sample's records).
     const judged = keys.filter((k) => symbolsOf.has(k)).slice(0, 10)
@@ -125,5 +128,5 @@ printTable(
   ]
 )
 process.stdout.write(`examples: ${queries.slice(0, 12).map((q) => `"${q.text}" (${q.symbol})`).join(", ")}\n`)
-if (!values["no-write"]) await writeResult("phrase-search", { artifacts: versionDir, encoder, queries: queries.length, minDocs: MIN_DOCS, maxWords: MAX_WORDS, results: rows })
+if (!values["no-write"] && !weights) await writeResult("phrase-search", { artifacts: versionDir, encoder, queries: queries.length, minDocs: MIN_DOCS, maxWords: MAX_WORDS, results: rows })
 process.exit(0)

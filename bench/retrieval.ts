@@ -461,6 +461,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     ["feedbackFloor", [0, 0.7, 0.8, 0.85, 0.9, 0.95, 1], (w, x) => ({ ...w, feedbackFloor: x })],
     ["weakHead", [0, 0.4, 0.5, 0.55, 0.575, 0.6, 0.625, 0.65], (w, x) => ({ ...w, weakHead: x })],
     ["shortRecord", [0.4, 0.5, 0.6, 0.7, 0.85, 1], (w, x) => ({ ...w, shortRecord: x })],
+    ["phraseWords", [0, 3, 4, 6, 8], (w, x) => ({ ...w, phraseWords: x })],
     ["backward", [0.25, 0.5, 1], (w, x) => ({ ...w, paths: { ...w.paths, backward: x } })],
     ["cocitation", [0, 0.15, 0.3, 0.6, 1], (w, x) => ({ ...w, paths: { ...w.paths, cocitation: x } })],
     ["applicantEdge", [0.2, 0.4, 0.7, 1], (w, x) => ({ ...w, paths: { ...w.paths, applicantEdge: x } })]

@@ -25,6 +25,28 @@ import type { Scored } from "./top-k.ts"
 export const SHORT_RECORD_BYTES = 400
 export const SHORT_RECORD_WEIGHT = 0.4
 
+/**
+ * A query of fewer words than this is a phrase ("gear pump", "surgical robots"), where the discount
+ * above does not hold: a phrase is no longer than a title, and the title records that match it
+ * are the on-topic ones; discounted, the few long records it matches weakly take its head.
+ * Chosen on the dev splits only (2026-11-29 night): the phrase-search bench (bench/phrase-search.ts;
+ * CPC titles of at most three words as queries), plain search main group@10 / subclass@10 /
+ * recall@100 of the entry, every query discounted 0.102 / 0.219 / 0.171, phrases under 3 words
+ * exempt 0.114 / 0.230 / 0.178, under 4 words 0.115 / 0.232 / 0.181; and the held-out citations
+ * (bench/retrieval.ts --tune-plain --tune-only phraseWords, the sample's title queries), objective
+ * 1.820 at 0, 1.823 at 3, 1.803 at 4 (short CPC@10 0.639, under its floor of 0.641), 1.797 at 6:
+ * 3 is the largest count that costs the citations nothing.
+ */
+export const PHRASE_WORDS = 3
+
+/** Whether `text` has fewer than `below` words (runs of letters and digits); never for `below` 0. */
+export const isPhrase = (text: string, below: number): boolean => {
+  if (below <= 0) return false
+  let words = 0
+  for (const _ of text.matchAll(/[\p{L}\p{N}]+/gu)) if (++words >= below) return false
+  return true
+}
+
 export interface RecordSizes {
   /** Bytes stored for a key; 0 when unknown. */
   bytesOf(key: number): number

@@ -17,7 +17,7 @@
  */
 import { type CitationGraph, PATH_WEIGHTS, type PathWeights } from "./citations.ts"
 import type { DenseChannel, DenseResult } from "./dense.ts"
-import { rankByEvidence, type RecordSizes, SHORT_RECORD_WEIGHT } from "./evidence.ts"
+import { isPhrase, PHRASE_WORDS, rankByEvidence, type RecordSizes, SHORT_RECORD_WEIGHT } from "./evidence.ts"
 import { FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT, rocchioQuery } from "./feedback.ts"
 import { type ChannelRanking, type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
@@ -59,6 +59,11 @@ export interface RetrievalWeights {
   readonly weakHead: number
   /** Factor on the dense score of a record that is a title or little more (evidence.ts). */
   readonly shortRecord: number
+  /**
+   * A query of fewer words than this is a phrase: its hits are ranked without the title discount
+   * (evidence.ts isPhrase; 0: every query takes it).
+   */
+  readonly phraseWords: number
   readonly paths: PathWeights
 }
 /**
@@ -107,6 +112,7 @@ export const RETRIEVAL_WEIGHTS: RetrievalWeights = {
   feedbackFloor: 0,
   weakHead: 0,
   shortRecord: SHORT_RECORD_WEIGHT,
+  phraseWords: PHRASE_WORDS,
   paths: PATH_WEIGHTS
 }
 /** Candidates the late-interaction reranker rescored. */
@@ -168,6 +174,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   const pool = poolFor(r.depth)
   const weights = r.weights ?? RETRIEVAL_WEIGHTS
   const accepts = r.accepts ?? (() => true)
+  const shortRecord = isPhrase(r.text, weights.phraseWords) ? 1 : weights.shortRecord
   const similarity = new Map<number, number>()
   const channelCounts: Record<string, number> = {}
   let dense: DenseResult | undefined
@@ -189,7 +196,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     trusted = weights.weakHead <= 0 || bestOf(dense.hits) >= weights.weakHead
     if (r.feedback !== false && trusted) {
       // Feedback comes from the best records by evidence: five title records would pull the query toward titles.
-      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored, weights.shortRecord).map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
+      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored, shortRecord).map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
       const chosen = feedbackOf(firstRound.map((h) => h.key), dense.hits, weights)
       const best = await parts.dense.vectorsOf(chosen)
       if (best.size > 0) {
@@ -206,7 +213,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     }
   }
   const rankings: ChannelRanking[] = []
-  const denseRanked = dense ? rankByEvidence(dense.hits, parts.stored, weights.shortRecord) : []
+  const denseRanked = dense ? rankByEvidence(dense.hits, parts.stored, shortRecord) : []
   if (dense) rankings.push({ channel: "dense", keys: denseRanked.map((h) => h.key) })
   if (lexical) rankings.push({ channel: "lexical", keys: lexical })
   if (r.channels.citations && parts.graph && rankings.length > 0) {

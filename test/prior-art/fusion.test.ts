@@ -4,8 +4,9 @@ import { CitationGraph } from "../../core/search/citations.ts"
 import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
 import type { SearchCorpus } from "../../core/search/corpus.ts"
-import { rankByEvidence, SHORT_RECORD_BYTES, SHORT_RECORD_WEIGHT } from "../../core/search/evidence.ts"
-import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE } from "../../core/search/retrieve.ts"
+import { isPhrase, PHRASE_WORDS, rankByEvidence, SHORT_RECORD_BYTES, SHORT_RECORD_WEIGHT } from "../../core/search/evidence.ts"
+import { DenseChannel } from "../../core/search/dense.ts"
+import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE, retrieve } from "../../core/search/retrieve.ts"
 import { TopK } from "../../core/search/top-k.ts"
 
 describe("dense ranking by evidence", () => {
@@ -22,6 +23,35 @@ describe("dense ranking by evidence", () => {
     const hits = [{ key: 4, score: 0.9 }, { key: 2, score: 0.62 }]
     expect(rankByEvidence(hits, sizes)).toEqual(hits)
     expect(rankByEvidence([{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }], undefined)).toEqual([{ key: 1, score: 0.9 }, { key: 2, score: 0.62 }])
+  })
+})
+
+describe("a query typed as a phrase", () => {
+  // Two unit vectors in two dimensions: key 0 a title record close to the query, key 1 a full record further off.
+  const vectors = Float32Array.of(0.9, Math.sqrt(1 - 0.81), 0.62, -Math.sqrt(1 - 0.62 ** 2))
+  const flat = {
+    size: () => 2,
+    search: (q: Float32Array, k: number) => {
+      const scores = [0, 1].map((key) => vectors[2 * key] * q[0] + vectors[2 * key + 1] * q[1])
+      const order = [0, 1].sort((a, b) => scores[b] - scores[a]).slice(0, k)
+      return { keys: BigUint64Array.from(order.map(BigInt)), distances: Float32Array.from(order.map((i) => 1 - scores[i])) }
+    }
+  }
+  const parts = { dense: new DenseChannel(flat, 2, 2, vectors), stored: { bytesOf: (key: number) => (key === 0 ? 80 : 1800) } }
+  const search = (text: string) =>
+    retrieve(parts as never, { vector: Float32Array.of(1, 0), text, depth: 2, channels: { dense: true, citations: false, lexical: false }, feedback: false })
+
+  it("counts words up to the bound: fewer than PHRASE_WORDS is a phrase, and a bound of 0 makes none", () => {
+    expect(PHRASE_WORDS).toBe(3)
+    expect(isPhrase("gear pump", 3)).toBe(true)
+    expect(isPhrase("Lawn-mowers", 3)).toBe(true)
+    expect(isPhrase("gear pump housing", 3)).toBe(false)
+    expect(isPhrase("gear pump", 0)).toBe(false)
+  })
+
+  it("ranks title records undiscounted, so the title it matches leads; a longer query keeps the discount", async () => {
+    expect((await search("gear pump")).hits.map((h) => h.key)).toEqual([0, 1])
+    expect((await search("gear pump with a helical rotor in a housing")).hits.map((h) => h.key)).toEqual([1, 0])
   })
 })
 
