@@ -7,9 +7,10 @@
  * Queries: CPC scheme entries whose title is at most three words ("Drum dryers", "Gear pumps"),
  * curly-bracketed additions dropped, that at least MIN_DOCS applications of the build carry (any
  * position), skipping titles that say nothing alone: every word generic ("Details"), or the
- * title continues its parent's ("with dispensing devices", "Guides therefor"). Judged on the applications that carry a CPC: main group@10, the share of the top 10
- * carrying a symbol of the query's main group; subclass@10, the same for its subclass; and
- * recall@100 of the applications carrying the entry itself. Split dev/test by a hash of the symbol
+ * title continues its parent's ("with dispensing devices", "Guides therefor"). Judged on the
+ * applications that carry a CPC: main group@10, the share of the top 10 carrying a symbol of the
+ * query's main group; subclass@10, the same for its subclass; and recall@100 of the applications
+ * carrying the entry itself. Split dev/test by a hash of the symbol
  * (held-out.ts splitOf); both printed.
  *
  * Caveat: CPC titles are training text for the subword part and its CPC map, so the encoder has
@@ -19,12 +20,14 @@
  */
 import * as fs from "node:fs/promises"
 import { parseArgs } from "node:util"
+import { sqlString } from "../core/artifacts/files.ts"
 import { openSearchState } from "../core/search/open.ts"
 import { type Channels, retrieve, RETRIEVAL_WEIGHTS } from "../core/search/retrieve.ts"
-import { startHub } from "../test/support/hub-process.ts"
 import { type Split, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
 import { openSearchTables } from "./search-tables.ts"
+import { startWarmHub } from "./warm-hub.ts"
+import { mainGroupOf } from "../pipeline/encoder/held-out.ts"
 
 const { values } = parseArgs({
   options: {
@@ -63,7 +66,7 @@ for (const r of await db.rows(`SELECT DISTINCT app_num, symbol FROM cpc_assignme
 }
 const carriers = new Map<string, Set<number>>()
 for (const [key, symbols] of symbolsOf) for (const s of symbols) (carriers.get(s) ?? carriers.set(s, new Set()).get(s)!).add(key)
-const scheme = (await db.rows(`SELECT symbol, title FROM read_parquet('${versionDir}/tables/cpc_scheme.parquet') WHERE symbol LIKE '%/%'`)) as Array<{ symbol: string; title: string }>
+const scheme = (await db.rows(`SELECT symbol, title FROM read_parquet(${sqlString(`${versionDir}/tables/cpc_scheme.parquet`)}) WHERE symbol LIKE '%/%'`)) as Array<{ symbol: string; title: string }>
 const queries = scheme
   .map((e) => ({ symbol: e.symbol, text: String(e.title ?? "").replace(/\{[^}]*\}/g, "").replace(/\s+/g, " ").trim() }))
   .filter((q) => {
@@ -74,19 +77,10 @@ const queries = scheme
   })
   .map((q) => ({ ...q, split: splitOf(q.symbol) as Split }))
 
-const mainGroup = (s: string) => s.slice(0, s.indexOf("/"))
 const subclass = (s: string) => s.slice(0, 4)
 
-const hub = await startHub(versionDir, { WARM_WINDOW_SECONDS: "3600" })
-const encode = async (texts: ReadonlyArray<string>) => {
-  const out: Float32Array[] = []
-  for (let i = 0; i < texts.length; i += 64) {
-    const r = (await (await fetch(`${hub.url}/encode`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ texts: texts.slice(i, i + 64) }) })).json()) as { vectors: number[][] }
-    out.push(...r.vectors.map((v) => Float32Array.from(v)))
-  }
-  return out
-}
-const vectors = await encode(queries.map((q) => q.text))
+const hub = await startWarmHub(versionDir, { reranker: false })
+const vectors = await hub.encode(queries.map((q) => q.text))
 
 type Sums = { n: number; group10: number; subclass10: number; recall100: number }
 const rows = []
@@ -101,7 +95,7 @@ for (const config of CONFIGS) {
     const relevant = carriers.get(q.symbol)!
     const s = sums[q.split]
     s.n++
-    s.group10 += share((x) => mainGroup(x) === mainGroup(q.symbol))
+    s.group10 += share((x) => mainGroupOf(x) === mainGroupOf(q.symbol))
     s.subclass10 += share((x) => subclass(x) === subclass(q.symbol))
     s.recall100 += keys.slice(0, 100).filter((k) => relevant.has(k)).length / relevant.size
   }

@@ -70,10 +70,10 @@ import type { SearchCorpus } from "../core/search/corpus.ts"
 import { compileFilter, ymd } from "../core/search/filters.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
-import { startHub } from "../test/support/hub-process.ts"
 import { citedReferences, shortQuery, type Split, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
 import { openSearchTables } from "./search-tables.ts"
+import { startWarmHub } from "./warm-hub.ts"
 
 const { values } = parseArgs({
   options: {
@@ -135,20 +135,6 @@ const openDb = (versionDir: string) => openSearchTables(versionDir)
 // Hub
 // ---------------------------------------------------------------------------------------------
 
-/** A hub with encoder and reranker loaded, so latencies are warm ones. */
-const startWarmHub = async (versionDir: string) => {
-  const hub = await startHub(versionDir, { WARM_WINDOW_SECONDS: "3600" })
-  const url = hub.url
-  const post = async (p: string, body?: unknown) =>
-    (await fetch(`${url}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>
-  await post("/warmup?rerank=1")
-  for (let i = 0; i < 1200; i++) {
-    const s = (await (await fetch(`${url}/status`)).json()) as any
-    if (s.ready && s.models.reranker) break
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return { url, post, stop: () => void hub.stop() }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Quality
@@ -295,13 +281,8 @@ const heldOut = async (label: string, versionDir: string) => {
   const state: SearchState = await openSearchState(versionDir, db.rows, { dropEdge: (e) => held.has(e.citing) || held.has(e.cited) })
   const hub = await startWarmHub(versionDir)
   const encode = async (kind: QueryKind) => {
-    const vectors = new Map<number, Float32Array>()
-    for (let i = 0; i < queries.length; i += 64) {
-      const batch = queries.slice(i, i + 64)
-      const out = await hub.post("/encode", { texts: batch.map((q) => queryText(q, kind)) })
-      batch.forEach((q, j) => vectors.set(q.key, Float32Array.from(out.vectors[j])))
-    }
-    return vectors
+    const out = await hub.encode(queries.map((q) => queryText(q, kind)))
+    return new Map(queries.map((q, i) => [q.key, out[i]]))
   }
   const vectors = await encode("long")
   const shortVectors = await encode("short")
