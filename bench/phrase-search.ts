@@ -16,7 +16,7 @@
  * Caveat: CPC titles are training text for the subword part and its CPC map, so the encoder has
  * read these phrases (not the queries' answers); BM25 is the reference a searcher would use.
  *
- *   node --import tsx bench/phrase-search.ts [--artifacts DIR] [--no-write] [--weights '{"shortRecord":1}']
+ *   node --import tsx bench/phrase-search.ts [--artifacts DIR] [--no-write] [--weights '{"feedback":1}']
  */
 import * as fs from "node:fs/promises"
 import { parseArgs } from "node:util"
@@ -32,7 +32,7 @@ import { mainGroupOf } from "../pipeline/encoder/held-out.ts"
 const { values } = parseArgs({
   options: {
     artifacts: { type: "string", default: ".tmp/test-artifacts/current" },
-    /** Retrieval weights changed from RETRIEVAL_WEIGHTS for a trial, e.g. '{"shortRecord":1}' (read on dev only; nothing is written). */
+    /** Retrieval weights changed from RETRIEVAL_WEIGHTS for a trial, e.g. '{"feedback":1}' (read on dev only; nothing is written). */
     weights: { type: "string" },
     "no-write": { type: "boolean", default: false }
   }

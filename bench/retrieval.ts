@@ -360,6 +360,7 @@ const quality = async (label: string, versionDir: string) => {
       results.push({ corpus: label, config: config.name, query: kind, split, queries: sum.n, ...sum.means() })
   }
   const oracle = label.startsWith("synthetic") ? await cpcOracle(db, state.corpus, queries) : undefined
+  const recordKinds = fullTextShares(texts, state.corpus.size, queries)
   hub.stop()
   await state.close()
   db.close()
@@ -372,14 +373,34 @@ const quality = async (label: string, versionDir: string) => {
     citationEdges: base.edges!.length,
     heldOutQueries: queries.length,
     relevance,
+    recordKinds,
     results,
     cpcOracle: oracle
   }
 }
 
 /**
+ * How much of the corpus, and of the references the held-out queries cite, is a full-text record
+ * (an abstract or a claim) rather than a title alone. Where the two shares differ, a ranking that
+ * favours one kind of record wins recall for how the corpus was assembled, not for what the query
+ * says: the sample's full-text records are older grants that its newer title-only grants cite
+ * (README, issue 18).
+ */
+const fullTextShares = (texts: ReadonlyMap<number, { abstract: string | null; claim: string | null }>, size: number, queries: ReadonlyArray<HeldOutQuery>) => {
+  const full = (k: number) => Boolean(texts.get(k)?.abstract || texts.get(k)?.claim)
+  let corpus = 0
+  for (let k = 0; k < size; k++) if (full(k)) corpus++
+  const cited = queries.flatMap((q) => [...q.relevant])
+  return {
+    corpus: corpus / (size || 1),
+    citedReferences: cited.filter(full).length / (cited.length || 1),
+    queriesCitingOne: queries.filter((q) => [...q.relevant].some(full)).length / (queries.length || 1)
+  }
+}
+
+/**
  * --tune-plain: the plain search's weights (the citation channel's weight in the fusion, seeds,
- * the seeds' similarity margin, feedback, the title-record discount, the graph's path and edge
+ * the seeds' similarity margin, feedback, the graph's path and edge
  * weights) by coordinate ascent on the DEV splits only, from the service's RETRIEVAL_WEIGHTS. One
  * set of weights serves every corpus, so the objective is the mean over the corpora of plain
  * search's recall@100 over BM25's on long queries, plus a quarter of the same mean for MRR
@@ -441,8 +462,6 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     ["feedback", [0, 0.5, 1, 2], (w, x) => ({ ...w, feedback: x })],
     ["feedbackFloor", [0, 0.7, 0.8, 0.85, 0.9, 0.95, 1], (w, x) => ({ ...w, feedbackFloor: x })],
     ["weakHead", [0, 0.4, 0.5, 0.55, 0.575, 0.6, 0.625, 0.65], (w, x) => ({ ...w, weakHead: x })],
-    ["shortRecord", [0.4, 0.5, 0.6, 0.7, 0.85, 1], (w, x) => ({ ...w, shortRecord: x })],
-    ["phraseWords", [0, 3, 4, 6, 8], (w, x) => ({ ...w, phraseWords: x })],
     ["backward", [0.25, 0.5, 1], (w, x) => ({ ...w, paths: { ...w.paths, backward: x } })],
     ["cocitation", [0, 0.15, 0.3, 0.6, 1], (w, x) => ({ ...w, paths: { ...w.paths, cocitation: x } })],
     ["applicantEdge", [0.2, 0.4, 0.7, 1], (w, x) => ({ ...w, paths: { ...w.paths, applicantEdge: x } })]
@@ -467,7 +486,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     }
   }
   const show = (w: RetrievalWeights) =>
-    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} short ${w.shortRecord} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
+    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
   printTable(
     `Plain search weights, dev splits only (${corpora.map((c, i) => `${c.label}: ${devOf(c).length} queries, BM25 recall@100 ${baselines[i].recallAt100.toFixed(3)}`).join("; ")})`,
     rows,
@@ -685,6 +704,8 @@ for (const q of [sample, synth].filter((q) => q !== undefined))
     ["MRR", (r) => f3(r.mrr)],
     ["CPC@10", (r) => (Number.isNaN(r.cpcAt10) ? "-" : f3(r.cpcAt10))]
   ])
+for (const q of [sample, synth]) if (q)
+  process.stdout.write(`${q.corpus}: full-text records (abstract or claim) are ${(100 * q.recordKinds.corpus).toFixed(1)}% of the documents and ${(100 * q.recordKinds.citedReferences).toFixed(1)}% of the cited references; ${(100 * q.recordKinds.queriesCitingOne).toFixed(0)}% of the queries cite one\n`)
 for (const q of [sample, synth]) if (q?.cpcOracle) {
   const bm25 = (split: string) => q.results.find((r) => r.config === "BM25 alone" && r.split === split && r.query === "long")!.recallAt100
   process.stdout.write(

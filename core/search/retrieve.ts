@@ -17,7 +17,6 @@
  */
 import { type CitationGraph, PATH_WEIGHTS, type PathWeights } from "./citations.ts"
 import type { DenseChannel, DenseResult } from "./dense.ts"
-import { isPhrase, PHRASE_WORDS, rankByEvidence, type RecordSizes, SHORT_RECORD_WEIGHT } from "./evidence.ts"
 import { FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT, rocchioQuery } from "./feedback.ts"
 import { type ChannelRanking, type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
@@ -46,24 +45,15 @@ export interface RetrievalWeights {
   readonly feedback: number
   /**
    * A first-round document gives feedback only while its cosine to the query is at least this
-   * share of the first round's best cosine (0: all FEEDBACK_DOCUMENTS; the plain cosine, before
-   * the title discount). See feedbackOf.
+   * share of the first round's best cosine (0: all FEEDBACK_DOCUMENTS). See feedbackOf.
    */
   readonly feedbackFloor: number
   /**
-   * The first round is trusted only while its best cosine to the query (before the title
-   * discount) is at least this: under it (a query the corpus matches weakly everywhere, e.g. one
+   * The first round is trusted only while its best cosine to the query is at least this: under it (a query the corpus matches weakly everywhere, e.g. one
    * it has nothing for) there is no feedback and no dense hit seeds the citation graph, so the
    * head is dense alone's. 0: always trusted.
    */
   readonly weakHead: number
-  /** Factor on the dense score of a record that is a title or little more (evidence.ts). */
-  readonly shortRecord: number
-  /**
-   * A query of fewer words than this is a phrase: its hits are ranked without the title discount
-   * (evidence.ts isPhrase; 0: every query takes it).
-   */
-  readonly phraseWords: number
   readonly paths: PathWeights
 }
 /**
@@ -101,7 +91,21 @@ export interface RetrievalWeights {
  *   whose records and held-out queries are mostly titles, a plain cosine of 0.6 is an ordinary
  *   match, not a sign the corpus has nothing for the query. README, issue 18.
  * The synthetic corpus (no title records; its first rounds are never that weak on long queries)
- * is unchanged by either.
+ * is unchanged by either. (Both were measured while title records were ranked by a discounted
+ * score, below.)
+ *
+ * Title records are ranked by their plain cosine. Until 2026-11-30 a record of a title alone
+ * ranked at 0.4 × its cosine, chosen on the sample's held-out citations, and every query of three
+ * words or more got the sample's 262 full-text records first ("lithium ion battery": an
+ * alkaline-cell gelling agent, a zirconia fuel cell, a MOS process, ahead of lithium-ion titles at
+ * 0.76). Those citations reward that by construction: the sample's full-text records are older
+ * grants that its newer, title-only grants cite, 22% of the cited references against 2.8% of the
+ * corpus, so ranking them first won recall@10 and MRR whatever the query said. On the cited title
+ * records it lost recall (plain search recall@100 on them, dev 0.472 without it and 0.463 with it,
+ * test 0.513 and 0.486), the head's CPC agreement fell (CPC@10 dev 0.680 and 0.644, test 0.663
+ * and 0.647), and a title's and a full text's cosines to a query are distributed alike with this
+ * encoder. Weights tuned on those citations chase the same bias (feedback 2 with a floor of 0.7
+ * won on dev and lost on test, on the title records too), so none was re-tuned. README, issue 18.
  */
 export const RETRIEVAL_WEIGHTS: RetrievalWeights = {
   citations: 6,
@@ -111,8 +115,6 @@ export const RETRIEVAL_WEIGHTS: RetrievalWeights = {
   feedback: FEEDBACK_WEIGHT,
   feedbackFloor: 0,
   weakHead: 0,
-  shortRecord: SHORT_RECORD_WEIGHT,
-  phraseWords: PHRASE_WORDS,
   paths: PATH_WEIGHTS
 }
 /** Candidates the late-interaction reranker rescored. */
@@ -151,8 +153,6 @@ export interface Retrieval {
 
 export interface RetrievalParts {
   readonly dense: DenseChannel
-  /** Sizes of the stored records, so vectors of titles alone rank by a discounted score (evidence.ts). */
-  readonly stored?: RecordSizes
   readonly lexical?: LexicalIndex
   readonly graph?: CitationGraph
 }
@@ -174,7 +174,6 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   const pool = poolFor(r.depth)
   const weights = r.weights ?? RETRIEVAL_WEIGHTS
   const accepts = r.accepts ?? (() => true)
-  const shortRecord = isPhrase(r.text, weights.phraseWords) ? 1 : weights.shortRecord
   const similarity = new Map<number, number>()
   const channelCounts: Record<string, number> = {}
   let dense: DenseResult | undefined
@@ -191,12 +190,10 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   let trusted = true
   if (dense) {
     for (const h of dense.hits) similarity.set(h.key, h.score)
-    // The first round's confidence is read on the plain cosine, before the title discount: how
-    // close the query came to anything in the corpus, and how close each candidate came to that.
+    // The first round's confidence: how close the query came to anything in the corpus.
     trusted = weights.weakHead <= 0 || bestOf(dense.hits) >= weights.weakHead
     if (r.feedback !== false && trusted) {
-      // Feedback comes from the best records by evidence: five title records would pull the query toward titles.
-      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: rankByEvidence(dense.hits, parts.stored, shortRecord).map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
+      const firstRound = reciprocalRankFusion([{ channel: "dense", keys: dense.hits.map((h) => h.key) }, ...(lexical ? [{ channel: "lexical", keys: lexical }] : [])])
       const chosen = feedbackOf(firstRound.map((h) => h.key), dense.hits, weights)
       const best = await parts.dense.vectorsOf(chosen)
       if (best.size > 0) {
@@ -213,7 +210,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     }
   }
   const rankings: ChannelRanking[] = []
-  const denseRanked = dense ? rankByEvidence(dense.hits, parts.stored, shortRecord) : []
+  const denseRanked = dense ? dense.hits : []
   if (dense) rankings.push({ channel: "dense", keys: denseRanked.map((h) => h.key) })
   if (lexical) rankings.push({ channel: "lexical", keys: lexical })
   if (r.channels.citations && parts.graph && rankings.length > 0) {
@@ -231,7 +228,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
 
 /**
  * The keys that seed the citation graph: the first `weights.seeds` fused keys, less those the
- * dense channel scored under `weights.seedFloor` × its best score (evidence.ts's ranking score).
+ * dense channel scored under `weights.seedFloor` × its best score.
  * Keys the dense channel did not rank (lexical only, in hybrid) are kept.
  */
 export const seedsOf = (fused: ReadonlyArray<number>, denseRanked: ReadonlyArray<Scored>, weights: RetrievalWeights): number[] =>
@@ -239,12 +236,11 @@ export const seedsOf = (fused: ReadonlyArray<number>, denseRanked: ReadonlyArray
 
 /**
  * The first-round documents whose vectors expand the query: the first FEEDBACK_DOCUMENTS of the
- * first round's ranking (title records discounted, evidence.ts), less those whose plain cosine
+ * first round's ranking (in hybrid, the dense and lexical rankings fused), less those whose cosine
  * to the query (`firstHits`, the first dense round as searched) is under `weights.feedbackFloor`
- * × the best plain cosine of that round. The floor only takes documents away, never reaches past
- * the first five, and may leave none (no feedback): when the best records by evidence are far
- * from what the query matched best (a short claim whose closest records are titles, with the
- * long records weak and off topic), or when one hit stands far above the rest.
+ * × the best cosine of that round. The floor only takes documents away, never reaches past the
+ * first five, and may leave none (no feedback): when what BM25 put first is far from what the
+ * query matched best, or when one hit stands far above the rest.
  */
 export const feedbackOf = (firstRound: ReadonlyArray<number>, firstHits: ReadonlyArray<Scored>, weights: RetrievalWeights): number[] =>
   withinFloor(firstRound.slice(0, FEEDBACK_DOCUMENTS), firstHits, weights.feedbackFloor)

@@ -80,13 +80,13 @@ describe("feedback and seeds from a confident first round", () => {
 
 describe("feedbackOf", () => {
   const weights = (feedbackFloor: number): RetrievalWeights => ({ ...RETRIEVAL_WEIGHTS, feedbackFloor })
-  // Plain cosines of the first round; the first round's order (title records discounted) may differ.
+  // Cosines of the first round; the first round's order (fused with BM25's in hybrid) may differ.
   const hits = [{ key: 1, score: 0.7 }, { key: 2, score: 0.68 }, { key: 3, score: 0.54 }, { key: 4, score: 0.43 }]
 
   it("keeps the first five of the first round that come within the floor of its best cosine", () => {
     expect(feedbackOf([3, 4, 1, 2], hits, weights(0))).toEqual([3, 4, 1, 2])
     expect(feedbackOf([3, 4, 1, 2], hits, weights(0.75))).toEqual([3, 1, 2])
-    // Records ranked first by evidence but far under what the query matched best give no feedback.
+    // Records ranked first (by BM25, in hybrid) but far under what the query matched best give no feedback.
     expect(feedbackOf([3, 4], hits, weights(0.8))).toEqual([])
     // Never past the first five; a key the dense channel did not score (lexical only) is kept.
     expect(feedbackOf([9, 1, 1, 1, 1, 2], hits, weights(0.8))).toEqual([9, 1, 1, 1, 1])

@@ -104,8 +104,8 @@ describe("POST /prior-art: plain search", () => {
     try {
       const r = await call(server.url, "POST", "/api/v1/prior-art", { key: await server.key({ daily: 100, monthly: 100 }), body })
       expect(r.status).toBe(200)
-      // Without documents/ the record sizes are unknown, so titles alone are not discounted (core/search/evidence.ts)
-      // and the list differs; the query's own application still leads, and every reference reads as in the tables.
+      // Without documents/ the references are read from the tables: the query's own application
+      // still leads, and every reference reads as in the tables.
       const olderList = r.json.data.specifications
       expect(olderList[0].application_number).toBe(stored[0].application_number)
       const olderRows = await sampleQuery<{ app_num: string; title: string | null; abstract: string | null }>(

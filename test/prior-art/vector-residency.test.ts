@@ -47,8 +47,8 @@ describe("unit vectors resident or read by position", () => {
       const [own, other] = [near.get(key)!, near.get(key + 1)!]
       const vector = Float32Array.from(own, (x, j) => x + 0.5 * other[j]!)
       const request = { vector, text: resident.corpus.appNums[key]!, depth: 20, channels: channels[i % 2]! }
-      const a = await retrieve({ dense: resident.dense, stored: resident.stored, lexical: resident.lexical, graph: resident.graph }, request)
-      const b = await retrieve({ dense: onDisk.dense, stored: onDisk.stored, lexical: onDisk.lexical, graph: onDisk.graph }, request)
+      const a = await retrieve({ dense: resident.dense, lexical: resident.lexical, graph: resident.graph }, request)
+      const b = await retrieve({ dense: onDisk.dense, lexical: onDisk.lexical, graph: onDisk.graph }, request)
       expect(a.feedback.length).toBeGreaterThan(0)
       expect(b.feedback).toEqual(a.feedback)
       expect(b.hits).toEqual(a.hits)
