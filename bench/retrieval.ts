@@ -186,8 +186,14 @@ class Judged {
   /** Queries with CPC subclasses, and the sum over them of the share of their top 10 that shares one. */
   topicalN = 0
   topical10 = 0
+  /** By record kind (fullTextShares): the top 10's full-text share, and recall@100 of each kind of cited reference over the queries citing one. */
+  full10 = 0
+  titleN = 0
+  titleR100 = 0
+  fullN = 0
+  fullR100 = 0
   /** Judges one query's ranking (best first) against its relevant keys, and its head's CPC@10 where `onTopic` is given (see the header). */
-  add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>, onTopic?: (key: number) => boolean | undefined) {
+  add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>, onTopic?: (key: number) => boolean | undefined, fullText?: (key: number) => boolean) {
     const top = ranked.slice(0, 100)
     const found = (n: number) => top.slice(0, n).filter((k) => relevant.has(k)).length / relevant.size
     const first = top.findIndex((k) => relevant.has(k))
@@ -195,6 +201,17 @@ class Judged {
     this.r10 += found(10)
     this.r100 += found(100)
     this.mrr += first === -1 ? 0 : 1 / (first + 1)
+    if (fullText) {
+      const head = top.slice(0, 10)
+      this.full10 += head.length ? head.filter(fullText).length / head.length : 0
+      for (const full of [false, true]) {
+        const kind = [...relevant].filter((k) => fullText(k) === full)
+        if (kind.length === 0) continue
+        const r = top.filter((k) => kind.includes(k)).length / kind.length
+        if (full) (this.fullN++, (this.fullR100 += r))
+        else (this.titleN++, (this.titleR100 += r))
+      }
+    }
     // Hits without CPC are left out of the share: 38% of the sample's records have none.
     const judged = onTopic ? top.slice(0, 10).map(onTopic).filter((v) => v !== undefined) : []
     if (judged.length > 0) {
@@ -210,11 +227,16 @@ class Judged {
     both.mrr = this.mrr + other.mrr
     both.topicalN = this.topicalN + other.topicalN
     both.topical10 = this.topical10 + other.topical10
+    both.full10 = this.full10 + other.full10
+    both.titleN = this.titleN + other.titleN
+    both.titleR100 = this.titleR100 + other.titleR100
+    both.fullN = this.fullN + other.fullN
+    both.fullR100 = this.fullR100 + other.fullR100
     return both
   }
   means() {
     const n = this.n || 1
-    return { recallAt10: this.r10 / n, recallAt100: this.r100 / n, mrr: this.mrr / n, cpcAt10: this.topicalN ? this.topical10 / this.topicalN : Number.NaN }
+    return { recallAt10: this.r10 / n, recallAt100: this.r100 / n, mrr: this.mrr / n, cpcAt10: this.topicalN ? this.topical10 / this.topicalN : Number.NaN, fullTextAt10: this.full10 / n, titleRecallAt100: this.titleN ? this.titleR100 / this.titleN : Number.NaN, fullTextRecallAt100: this.fullN ? this.fullR100 / this.fullN : Number.NaN }
   }
 }
 
@@ -342,6 +364,7 @@ const quality = async (label: string, versionDir: string) => {
     const t = texts.get(k)
     return t ? [t.title, t.abstract, t.claim].filter(Boolean).join("\n") : ""
   }
+  const fullText = (k: number) => Boolean(texts.get(k)?.abstract || texts.get(k)?.claim)
   const results = []
   for (const kind of QUERY_KINDS) for (const config of CONFIGS) {
     const sums = { dev: new Judged(), test: new Judged() }
@@ -354,7 +377,7 @@ const quality = async (label: string, versionDir: string) => {
         const scored = await hub.post("/rerank", { query: text, candidates: head.map((h) => ({ id: String(h.key), text: candidateText(h.key) })) })
         hits = applyRerank(hits, new Map(scored.scores.map((s: { id: string; score: number }) => [Number(s.id), s.score])))
       }
-      sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key))
+      sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key), fullText)
     }
     for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
       results.push({ corpus: label, config: config.name, query: kind, split, queries: sum.n, ...sum.means() })
@@ -704,8 +727,17 @@ for (const q of [sample, synth].filter((q) => q !== undefined))
     ["MRR", (r) => f3(r.mrr)],
     ["CPC@10", (r) => (Number.isNaN(r.cpcAt10) ? "-" : f3(r.cpcAt10))]
   ])
-for (const q of [sample, synth]) if (q)
+for (const q of [sample, synth]) if (q) {
   process.stdout.write(`${q.corpus}: full-text records (abstract or claim) are ${(100 * q.recordKinds.corpus).toFixed(1)}% of the documents and ${(100 * q.recordKinds.citedReferences).toFixed(1)}% of the cited references; ${(100 * q.recordKinds.queriesCitingOne).toFixed(0)}% of the queries cite one\n`)
+  if (q.recordKinds.corpus < 1)
+    printTable(`By record kind, ${q.corpus}, long queries: a ranking that favours one kind wins recall where the two shares above differ`, q.results.filter((r) => r.split !== "all" && r.query === "long"), [
+      ["configuration", (r) => r.config],
+      ["split", (r) => r.split],
+      ["full-text share of top 10", (r) => f3(r.fullTextAt10)],
+      ["recall@100, cited title records", (r) => f3(r.titleRecallAt100)],
+      ["recall@100, cited full-text records", (r) => f3(r.fullTextRecallAt100)]
+    ])
+}
 for (const q of [sample, synth]) if (q?.cpcOracle) {
   const bm25 = (split: string) => q.results.find((r) => r.config === "BM25 alone" && r.split === split && r.query === "long")!.recallAt100
   process.stdout.write(
