@@ -485,6 +485,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     ["feedback", [0, 0.5, 1, 2], (w, x) => ({ ...w, feedback: x })],
     ["feedbackFloor", [0, 0.7, 0.8, 0.85, 0.9, 0.95, 1], (w, x) => ({ ...w, feedbackFloor: x })],
     ["weakHead", [0, 0.4, 0.5, 0.55, 0.575, 0.6, 0.625, 0.65], (w, x) => ({ ...w, weakHead: x })],
+    ["corroborationFloor", [0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.95], (w, x) => ({ ...w, corroborationFloor: x })],
     ["backward", [0.25, 0.5, 1], (w, x) => ({ ...w, paths: { ...w.paths, backward: x } })],
     ["cocitation", [0, 0.15, 0.3, 0.6, 1], (w, x) => ({ ...w, paths: { ...w.paths, cocitation: x } })],
     ["applicantEdge", [0.2, 0.4, 0.7, 1], (w, x) => ({ ...w, paths: { ...w.paths, applicantEdge: x } })]
@@ -509,7 +510,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     }
   }
   const show = (w: RetrievalWeights) =>
-    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
+    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} corrob ${w.corroborationFloor} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
   printTable(
     `Plain search weights, dev splits only (${corpora.map((c, i) => `${c.label}: ${devOf(c).length} queries, BM25 recall@100 ${baselines[i].recallAt100.toFixed(3)}`).join("; ")})`,
     rows,

@@ -68,3 +68,26 @@ describe("plain search's head against a family reached from weak seeds", () => {
     expect(RETRIEVAL_WEIGHTS.seedFloor).toBeGreaterThan(0)
   })
 })
+
+describe("the graph's corroboration of a dense hit", () => {
+  // The query points at 0°: keys 0–2 match it well (10°, 12°, 14°), key 3 weakly (50°: a cosine of
+  // 0.64, under 0.9 of the best). Key 0 cites keys 2 and 3, so the graph votes for both.
+  const angles = [10, 12, 14, 50]
+  const corroboration = { dense: channelOver(angles), graph: new CitationGraph(4, [{ citing: 0, cited: 2, examiner: true }, { citing: 0, cited: 3, examiner: true }]) }
+  const search = (weights = RETRIEVAL_WEIGHTS) =>
+    retrieve(corroboration, { vector: Float32Array.from(unitAt(0)), text: "", depth: 4, channels: plain, feedback: false, weights })
+  const scoreOf = (r: Awaited<ReturnType<typeof search>>, key: number) => r.hits.find((h) => h.key === key)!.score
+  const graphRank = (r: Awaited<ReturnType<typeof search>>, key: number) => r.hits.find((h) => h.key === key)!.ranks.citations!
+
+  it("counts the citation weight for a hit the query matches well, and one vote for a weak one", async () => {
+    expect(RETRIEVAL_WEIGHTS.corroborationFloor).toBeGreaterThan(Math.cos((50 * Math.PI) / 180) / Math.cos((10 * Math.PI) / 180))
+    const r = await search()
+    expect(scoreOf(r, 2)).toBeCloseTo(1 / (RRF_K + 3) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 2)))
+    expect(scoreOf(r, 3)).toBeCloseTo(1 / (RRF_K + 4) + RETRIEVAL_WEIGHTS.citationsOnly / (RRF_K + graphRank(r, 3)))
+  })
+
+  it("without the floor gives the weak hit the full weight", async () => {
+    const r = await search({ ...RETRIEVAL_WEIGHTS, corroborationFloor: 0 })
+    expect(scoreOf(r, 3)).toBeCloseTo(1 / (RRF_K + 4) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 3)))
+  })
+})
