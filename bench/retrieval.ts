@@ -205,9 +205,9 @@ class Judged {
       const head = top.slice(0, 10)
       this.full10 += head.length ? head.filter(fullText).length / head.length : 0
       for (const full of [false, true]) {
-        const kind = [...relevant].filter((k) => fullText(k) === full)
-        if (kind.length === 0) continue
-        const r = top.filter((k) => kind.includes(k)).length / kind.length
+        const kind = new Set([...relevant].filter((k) => fullText(k) === full))
+        if (kind.size === 0) continue
+        const r = top.filter((k) => kind.has(k)).length / kind.size
         if (full) (this.fullN++, (this.fullR100 += r))
         else (this.titleN++, (this.titleR100 += r))
       }
@@ -383,7 +383,7 @@ const quality = async (label: string, versionDir: string) => {
       results.push({ corpus: label, config: config.name, query: kind, split, queries: sum.n, ...sum.means() })
   }
   const oracle = label.startsWith("synthetic") ? await cpcOracle(db, state.corpus, queries) : undefined
-  const recordKinds = fullTextShares(texts, state.corpus.size, queries)
+  const recordKinds = fullTextShares(fullText, state.corpus.size, queries)
   hub.stop()
   await state.close()
   db.close()
@@ -409,8 +409,7 @@ const quality = async (label: string, versionDir: string) => {
  * says: the sample's full-text records are older grants that its newer title-only grants cite
  * (README, issue 18).
  */
-const fullTextShares = (texts: ReadonlyMap<number, { abstract: string | null; claim: string | null }>, size: number, queries: ReadonlyArray<HeldOutQuery>) => {
-  const full = (k: number) => Boolean(texts.get(k)?.abstract || texts.get(k)?.claim)
+const fullTextShares = (full: (key: number) => boolean, size: number, queries: ReadonlyArray<HeldOutQuery>) => {
   let corpus = 0
   for (let k = 0; k < size; k++) if (full(k)) corpus++
   const cited = queries.flatMap((q) => [...q.relevant])

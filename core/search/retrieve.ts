@@ -221,19 +221,18 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     }
   }
   const rankings: ChannelRanking[] = []
-  const denseRanked = dense ? dense.hits : []
-  if (dense) rankings.push({ channel: "dense", keys: denseRanked.map((h) => h.key) })
+  const denseHits = dense?.hits ?? []
+  if (dense) rankings.push({ channel: "dense", keys: denseHits.map((h) => h.key) })
   if (lexical) rankings.push({ channel: "lexical", keys: lexical })
   if (r.channels.citations && parts.graph && rankings.length > 0) {
     const fused = reciprocalRankFusion(rankings).map((h) => h.key)
     // A weak first round seeds nothing of its own; in hybrid, what BM25 alone ranked still may.
-    const denseKeys = new Set(denseRanked.map((h) => h.key))
-    const seeds = trusted ? seedsOf(fused, denseRanked, weights) : seedsOf(fused.filter((k) => !denseKeys.has(k)), [], weights)
+    const denseKeys = new Set(denseHits.map((h) => h.key))
+    const seeds = trusted ? seedsOf(fused, denseHits, weights) : seedsOf(fused.filter((k) => !denseKeys.has(k)), [], weights)
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
-    const ranked = new Set(rankings.flatMap((r) => r.keys))
-    const confident = new Set(withinFloor(denseRanked.map((h) => h.key), denseRanked, weights.corroborationFloor))
-    const corroborates = (k: number) => ranked.has(k) && (confident.has(k) || !denseKeys.has(k))
-    rankings.push({ channel: "citations", keys: hits.map((h) => h.key), weight: weights.citations, weightOf: (k) => (corroborates(k) ? weights.citations : weights.citationsOnly) })
+    // What another channel ranked, less the dense hits under the corroboration floor (lexical-only keys pass).
+    const corroborated = new Set(withinFloor([...new Set(rankings.flatMap((r) => r.keys))], denseHits, weights.corroborationFloor))
+    rankings.push({ channel: "citations", keys: hits.map((h) => h.key), weight: weights.citations, weightOf: (k) => (corroborated.has(k) ? weights.citations : weights.citationsOnly) })
   }
   for (const { channel, keys } of rankings) channelCounts[channel] = keys.length
   return { hits: leadWithNearDuplicates(reciprocalRankFusion(rankings), similarity), similarity, dense, feedback, channelCounts }

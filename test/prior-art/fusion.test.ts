@@ -4,24 +4,15 @@ import { CitationGraph } from "../../core/search/citations.ts"
 import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
 import type { SearchCorpus } from "../../core/search/corpus.ts"
-import { DenseChannel } from "../../core/search/dense.ts"
+import { channelOver, unitAt } from "../support/angle-channel.ts"
 import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE, retrieve } from "../../core/search/retrieve.ts"
 import { TopK } from "../../core/search/top-k.ts"
 
 describe("title records against full-text records", () => {
-  // Two unit vectors in two dimensions: key 0 a title record close to the query, key 1 a full record further off.
-  const vectors = Float32Array.of(0.9, Math.sqrt(1 - 0.81), 0.62, -Math.sqrt(1 - 0.62 ** 2))
-  const flat = {
-    size: () => 2,
-    search: (q: Float32Array, k: number) => {
-      const scores = [0, 1].map((key) => vectors[2 * key] * q[0] + vectors[2 * key + 1] * q[1])
-      const order = [0, 1].sort((a, b) => scores[b] - scores[a]).slice(0, k)
-      return { keys: BigUint64Array.from(order.map(BigInt)), distances: Float32Array.from(order.map((i) => 1 - scores[i])) }
-    }
-  }
-  const parts = { dense: new DenseChannel(flat, 2, 2, vectors) }
+  // Key 0 a title record close to the query (cosine 0.9), key 1 a full record further off (0.62).
+  const parts = { dense: channelOver([(Math.acos(0.9) * 180) / Math.PI, (-Math.acos(0.62) * 180) / Math.PI]) }
   const search = (text: string) =>
-    retrieve(parts as never, { vector: Float32Array.of(1, 0), text, depth: 2, channels: { dense: true, citations: false, lexical: false }, feedback: false })
+    retrieve(parts, { vector: Float32Array.from(unitAt(0)), text, depth: 2, channels: { dense: true, citations: false, lexical: false }, feedback: false })
 
   it("rank by cosine alone, so the title the query matches leads a phrase and a claim alike", async () => {
     // "lithium ion battery" once got the sample's few full-text records ahead of the lithium-ion
