@@ -557,6 +557,8 @@ const sweepEnsembleWeights = async (
   dev: ReadonlyArray<HeldOutQuery>,
   weights: ReadonlyArray<number>
 ) => {
+  // Record kinds as the quality tables count them: a weight can win the sample's citations by favouring one kind.
+  const fullText = (k: number) => Boolean(texts.get(k)?.abstract || texts.get(k)?.claim)
   const folder = path.join(versionDir, "encoder")
   const settings = JSON.parse(await fs.readFile(path.join(folder, "tokenizer.json"), "utf8")) as EnsembleSettings
   if (settings.kind !== "patent-ensemble") return void process.stdout.write(`--tune-ensemble: the encoder is ${settings.kind}, not an ensemble\n`)
@@ -614,7 +616,7 @@ const sweepEnsembleWeights = async (
             const text = form === "long" ? q.text : q.short
             const vector = joinVectors((form === "long" ? queryVectors : shorts).map((v) => v[i]), scalesFor(w, n0, wordsOf(text)))
             const got = await retrieve(searchParts, { vector, text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
-            sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key))
+            sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key), fullText)
           }
           rows.push({ sif: sif ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
         }
@@ -629,7 +631,9 @@ const sweepEnsembleWeights = async (
     ["recall@10", (r) => r.recallAt10.toFixed(3)],
     ["recall@100", (r) => r.recallAt100.toFixed(3)],
     ["MRR", (r) => r.mrr.toFixed(3)],
-    ["CPC@10", (r) => r.cpcAt10.toFixed(3)]
+    ["CPC@10", (r) => r.cpcAt10.toFixed(3)],
+    ["full-text share of top 10", (r) => r.fullTextAt10.toFixed(3)],
+    ["recall@100, cited title records", (r) => r.titleRecallAt100.toFixed(3)]
   ])
 }
 
