@@ -364,7 +364,7 @@ const quality = async (label: string, versionDir: string) => {
     const t = texts.get(k)
     return t ? [t.title, t.abstract, t.claim].filter(Boolean).join("\n") : ""
   }
-  const fullText = (k: number) => Boolean(texts.get(k)?.abstract || texts.get(k)?.claim)
+  const fullText = isFullText(texts)
   const results = []
   for (const kind of QUERY_KINDS) for (const config of CONFIGS) {
     const sums = { dev: new Judged(), test: new Judged() }
@@ -549,6 +549,12 @@ const encodeAll = async (encoder: PatentTextEncoder, texts: ReadonlyArray<string
   return out
 }
 
+/** Whether a key's record holds more than its title (an abstract or a claim): the record kinds the tables count. */
+const isFullText =
+  (texts: ReadonlyMap<number, { abstract: string | null; claim: string | null }>) =>
+  (key: number): boolean =>
+    Boolean(texts.get(key)?.abstract || texts.get(key)?.claim)
+
 /** Dev-split dense and plain-search quality of the ensemble at each subword weight (see --tune-ensemble). */
 const sweepEnsembleWeights = async (
   versionDir: string,
@@ -558,7 +564,7 @@ const sweepEnsembleWeights = async (
   weights: ReadonlyArray<number>
 ) => {
   // Record kinds as the quality tables count them: a weight can win the sample's citations by favouring one kind.
-  const fullText = (k: number) => Boolean(texts.get(k)?.abstract || texts.get(k)?.claim)
+  const fullText = isFullText(texts)
   const folder = path.join(versionDir, "encoder")
   const settings = JSON.parse(await fs.readFile(path.join(folder, "tokenizer.json"), "utf8")) as EnsembleSettings
   if (settings.kind !== "patent-ensemble") return void process.stdout.write(`--tune-ensemble: the encoder is ${settings.kind}, not an ensemble\n`)

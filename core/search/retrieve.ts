@@ -231,7 +231,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     const seeds = trusted ? seedsOf(fused, denseHits, weights) : seedsOf(fused.filter((k) => !denseKeys.has(k)), [], weights)
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
     // What another channel ranked, less the dense hits under the corroboration floor (lexical-only keys pass).
-    const corroborated = new Set(withinFloor([...new Set(rankings.flatMap((r) => r.keys))], denseHits, weights.corroborationFloor))
+    const corroborated = new Set(withinFloor(rankings.flatMap((r) => r.keys), denseHits, weights.corroborationFloor))
     rankings.push({ channel: "citations", keys: hits.map((h) => h.key), weight: weights.citations, weightOf: (k) => (corroborated.has(k) ? weights.citations : weights.citationsOnly) })
   }
   for (const { channel, keys } of rankings) channelCounts[channel] = keys.length
