@@ -6,7 +6,9 @@
  * the difference between rank 1 and rank 2 so one channel cannot dictate the head of the list.
  *
  * Ties (same fused score) go to the document with the better best rank in any channel, then to
- * the smaller key, so the order is deterministic.
+ * the one whose best rank came from the channel listed first (callers list the text's own
+ * channels before the citation graph, so the graph's first find does not displace the text's
+ * best match on a tie), then to the smaller key, so the order is deterministic.
  */
 export const RRF_K = 60
 
@@ -29,20 +31,23 @@ export interface FusedHit {
 }
 
 export const reciprocalRankFusion = (rankings: ReadonlyArray<ChannelRanking>, k = RRF_K): FusedHit[] => {
-  const byKey = new Map<number, { score: number; ranks: Record<string, number>; best: number; legs: number }>()
-  for (const { channel, keys, weight = 1, weightOf } of rankings) {
+  const byKey = new Map<number, { score: number; ranks: Record<string, number>; best: number; bestChannel: number; legs: number }>()
+  rankings.forEach(({ channel, keys, weight = 1, weightOf }, c) => {
     keys.forEach((key, i) => {
       const rank = i + 1
       let e = byKey.get(key)
-      if (!e) byKey.set(key, (e = { score: 0, ranks: {}, best: Infinity, legs: 0 }))
+      if (!e) byKey.set(key, (e = { score: 0, ranks: {}, best: Infinity, bestChannel: c, legs: 0 }))
       if (e.ranks[channel] !== undefined) return // a channel ranks a document once
       e.ranks[channel] = rank
       e.score += (weightOf ? weightOf(key) : weight) / (k + rank)
-      e.best = Math.min(e.best, rank)
+      if (rank < e.best) {
+        e.best = rank
+        e.bestChannel = c
+      }
       e.legs++
     })
-  }
+  })
   return [...byKey.entries()]
-    .sort(([ka, a], [kb, b]) => b.score - a.score || a.best - b.best || ka - kb)
+    .sort(([ka, a], [kb, b]) => b.score - a.score || a.best - b.best || a.bestChannel - b.bestChannel || ka - kb)
     .map(([key, e]) => ({ key, score: e.score, ranks: e.ranks, legs: e.legs }))
 }

@@ -52,6 +52,16 @@ describe("reciprocal-rank fusion", () => {
     expect(fused.map((h) => h.legs)).toEqual([2, 2, 1, 1])
   })
 
+  it("on a tie, the text's own best match goes before the citation graph's first find", () => {
+    // Each is first in its channel and counts 1 / 61: the dense hit leads although its key is larger.
+    const fused = reciprocalRankFusion([
+      { channel: "dense", keys: [9, 2] },
+      { channel: "citations", keys: [5], weight: 1 }
+    ])
+    expect(fused.map((h) => h.key)).toEqual([9, 5, 2])
+    expect(fused[0].score).toBe(fused[1].score)
+  })
+
   it("a document found by two channels outranks one found at the top of a single channel", () => {
     const fused = reciprocalRankFusion([
       { channel: "dense", keys: [10, 20] },
