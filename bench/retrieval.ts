@@ -37,7 +37,7 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only | --synthetic-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-words 0,4,8,16]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
@@ -50,7 +50,9 @@
  * prints dense alone and plain search (dense+citations) on the DEV split only, for each subword
  * weight listed (and, with --tune-sif, each SIF a of the subword part's pooling, applied at
  * featurisation from a copy of its settings; with --tune-words, each number of words from which
- * the LSA part has its whole weight, 0 for always: core/encoder/ensemble-encoder.ts ensembleScales),
+ * the LSA part has its whole weight, 0 for always: core/encoder/ensemble-encoder.ts ensembleScales;
+ * with --tune-frequencies, where the subword part's SIF word frequencies come from: "training", the
+ * trainer's counts as built, or "documents", counted over the indexed texts themselves),
  * for long and short queries; the weight is chosen there, then built and reported on the test split.
  */
 import { spawn } from "node:child_process"
@@ -65,6 +67,7 @@ import { indexedText } from "../core/encoder/document-text.ts"
 import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
 import { ensembleScales, type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { countPatentWords } from "../core/text/tokenize.ts"
+import { subwordTokens } from "../core/encoder/subwords.ts"
 import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import type { SearchCorpus } from "../core/search/corpus.ts"
 import { compileFilter, ymd } from "../core/search/filters.ts"
@@ -74,6 +77,7 @@ import { citedReferences, shortQuery, type Split, splitOf } from "./held-out.ts"
 import { printTable, writeResult } from "./report.ts"
 import { openSearchTables } from "./search-tables.ts"
 import { startWarmHub } from "./warm-hub.ts"
+import { seededRandom } from "../core/random.ts"
 
 const { values } = parseArgs({
   options: {
@@ -92,6 +96,7 @@ const { values } = parseArgs({
     "tune-ensemble": { type: "string" },
     "tune-words": { type: "string" },
     "tune-sif": { type: "string" },
+    "tune-frequencies": { type: "string" },
     "tune-plain": { type: "boolean", default: false },
     "tune-start": { type: "string" },
     "tune-rounds": { type: "string", default: "2" },
@@ -192,6 +197,8 @@ class Judged {
   titleR100 = 0
   fullN = 0
   fullR100 = 0
+  /** Each query's recall@100, in the order judged (for the paired bootstrap of ratioInterval). */
+  recalls: number[] = []
   /** Judges one query's ranking (best first) against its relevant keys, and its head's CPC@10 where `onTopic` is given (see the header). */
   add(ranked: ReadonlyArray<number>, relevant: ReadonlySet<number>, onTopic?: (key: number) => boolean | undefined, fullText?: (key: number) => boolean) {
     const top = ranked.slice(0, 100)
@@ -200,6 +207,7 @@ class Judged {
     this.n++
     this.r10 += found(10)
     this.r100 += found(100)
+    this.recalls.push(found(100))
     this.mrr += first === -1 ? 0 : 1 / (first + 1)
     if (fullText) {
       const head = top.slice(0, 10)
@@ -232,6 +240,7 @@ class Judged {
     both.titleR100 = this.titleR100 + other.titleR100
     both.fullN = this.fullN + other.fullN
     both.fullR100 = this.fullR100 + other.fullR100
+    both.recalls = [...this.recalls, ...other.recalls]
     return both
   }
   means() {
@@ -366,6 +375,8 @@ const quality = async (label: string, versionDir: string) => {
   }
   const fullText = isFullText(texts)
   const results = []
+  const intervals = []
+  const recallsOf = new Map<string, ReadonlyArray<number>>()
   for (const kind of QUERY_KINDS) for (const config of CONFIGS) {
     const sums = { dev: new Judged(), test: new Judged() }
     for (const q of queries) {
@@ -379,8 +390,15 @@ const quality = async (label: string, versionDir: string) => {
       }
       sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key), fullText)
     }
-    for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
+    for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const) {
       results.push({ corpus: label, config: config.name, query: kind, split, queries: sum.n, ...sum.means() })
+      recallsOf.set(`${config.name}|${kind}|${split}`, sum.recalls)
+    }
+  }
+  for (const kind of QUERY_KINDS) for (const split of ["dev", "test"] as const) {
+    const plain = recallsOf.get(`dense+citations|${kind}|${split}`)
+    const bm25 = recallsOf.get(`BM25 alone|${kind}|${split}`)
+    if (plain && bm25) intervals.push({ query: kind, split, ...ratioInterval(plain, bm25) })
   }
   const oracle = label.startsWith("synthetic") ? await cpcOracle(db, state.corpus, queries) : undefined
   const recordKinds = fullTextShares(fullText, state.corpus.size, queries)
@@ -398,8 +416,36 @@ const quality = async (label: string, versionDir: string) => {
     relevance,
     recordKinds,
     results,
+    plainOverBm25: intervals,
     cpcOracle: oracle
   }
+}
+
+/**
+ * Plain search's recall@100 over BM25's on the same queries, with a 95% interval from a paired
+ * bootstrap over the queries (2,000 resamples, fixed seed): with 150 queries a split, a target
+ * such as 1.2× is within the interval of figures on either side of it, and a change the interval
+ * spans is not shown to be a change.
+ */
+const ratioInterval = (over: ReadonlyArray<number>, under: ReadonlyArray<number>, resamples = 2000) => {
+  const n = over.length
+  const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
+  const ratio = sum(over) / (sum(under) || 1)
+  if (n === 0) return { ratio, low: Number.NaN, high: Number.NaN }
+  const random = seededRandom(18)
+  const ratios: number[] = []
+  for (let b = 0; b < resamples; b++) {
+    let o = 0
+    let u = 0
+    for (let i = 0; i < n; i++) {
+      const j = Math.floor(random() * n)
+      o += over[j]
+      u += under[j]
+    }
+    ratios.push(o / (u || 1))
+  }
+  ratios.sort((a, b) => a - b)
+  return { ratio, low: ratios[Math.floor(0.025 * resamples)], high: ratios[Math.ceil(0.975 * resamples) - 1] }
 }
 
 /**
@@ -574,16 +620,33 @@ const sweepEnsembleWeights = async (
     const t = texts.get(key)
     return t ? indexedText({ title: t.title, abstract: t.abstract, firstClaim: t.claim }) : ""
   })
-  /** Each part's document and query vectors, the subword part's pooled with SIF a = `sif` (undefined: as built). */
-  const encodeParts = async (sif: number | undefined) => {
+  /**
+   * Each part's document and query vectors, the subword part's pooled with SIF a = `sif` (undefined: as built)
+   * and its word frequencies from `frequencies`: "training" (the trainer's counts, as built) or
+   * "documents" (counted over the indexed texts themselves).
+   */
+  const encodeParts = async (sif: number | undefined, frequencies: string) => {
     const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "tune-ensemble-"))
     try {
       await fs.cp(folder, scratch, { recursive: true })
-      if (sif !== undefined) {
-        const file = path.join(scratch, "subword", "tokenizer.json")
-        const subword = JSON.parse(await fs.readFile(file, "utf8"))
-        await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif } }))
+      const file = path.join(scratch, "subword", "tokenizer.json")
+      const subword = JSON.parse(await fs.readFile(file, "utf8"))
+      let totalTokens = subword.pooling.totalTokens
+      if (frequencies === "documents") {
+        const vocabFile = path.join(scratch, "subword", "vocab.json")
+        const vocab = JSON.parse(await fs.readFile(vocabFile, "utf8")) as { words: string[]; counts: number[] }
+        const rowOf = new Map(vocab.words.map((w, i) => [w, i]))
+        const counts = new Array<number>(vocab.words.length).fill(0)
+        totalTokens = 0
+        for (const t of documentTexts)
+          for (const w of subwordTokens(t)) {
+            totalTokens++
+            const r = rowOf.get(w)
+            if (r !== undefined) counts[r]++
+          }
+        await fs.writeFile(vocabFile, JSON.stringify({ ...vocab, counts }))
       }
+      await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif ?? subword.pooling.a, totalTokens } }))
       const parts = await Promise.all(settings.parts.map((p) => loadTextEncoder(path.join(scratch, p.folder), { threads: 1 })))
       const documents = await Promise.all(parts.map((p) => encodeAll(p, documentTexts)))
       const queries = await Promise.all(parts.map((p) => encodeAll(p, dev.map((q) => q.text))))
@@ -608,8 +671,9 @@ const sweepEnsembleWeights = async (
       settings.parts.map((p, i) => ({ weight: i === subwordAt ? w : (1 - w) / (settings.parts.length - 1), fullAtWords: i === lsaAt && fullAt > 0 ? fullAt : undefined })),
       settings.parts.map(() => words)
     )
+  for (const frequencies of (values["tune-frequencies"] ?? "training").split(","))
   for (const sif of values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]) {
-    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif)
+    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif, frequencies)
     for (const w of weights) for (const n0 of n0s) {
       const matrix = new Float32Array(count * dims)
       for (let key = 0; key < count; key++) matrix.set(joinVectors(documents.map((d) => d[key]), scalesFor(w, n0, docWords[key])), key * dims)
@@ -624,11 +688,12 @@ const sweepEnsembleWeights = async (
             const got = await retrieve(searchParts, { vector, text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
             sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key), fullText)
           }
-          rows.push({ sif: sif ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
+          rows.push({ frequencies, sif: sif ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
         }
     }
   }
   printTable(`Ensemble subword weight, dev split only (${dev.length} queries; exact search over the re-joined vectors)`, rows, [
+    ["word frequencies", (r) => r.frequencies],
     ["SIF a", (r) => String(r.sif)],
     ["subword weight", (r) => String(r.weight)],
     ["LSA full at words", (r) => (r.n0 ? String(r.n0) : "off")],
@@ -756,8 +821,8 @@ for (const q of [sample, synth]) if (q?.cpcOracle) {
 }
 for (const q of [sample, synth].filter((q) => q !== undefined))
   for (const kind of ["long", "dated"] as const) {
-    const at = (config: string, split: string) => q.results.find((r) => r.config === config && r.split === split && r.query === kind)!.recallAt100
-    process.stdout.write(`${q.corpus}, ${kind} queries: plain search recall@100 over BM25's ${(["dev", "test"] as const).map((split) => `${(at("dense+citations", split) / at("BM25 alone", split)).toFixed(2)}× on ${split}`).join(", ")}\n`)
+    const at = (split: string) => q.plainOverBm25.find((r) => r.split === split && r.query === kind)!
+    process.stdout.write(`${q.corpus}, ${kind} queries: plain search recall@100 over BM25's ${(["dev", "test"] as const).map((split) => `${at(split).ratio.toFixed(2)}× on ${split} (95% interval ${at(split).low.toFixed(2)}–${at(split).high.toFixed(2)})`).join(", ")}\n`)
   }
 const lat = values["quality-only"] || values["sample-only"] ? undefined : await latency(await synthDir(values["latency-artifacts"], Number(values["latency-n"])))
 if (lat) printTable(`Search latency, synthetic corpus (${lat.documents.toLocaleString("en-US")} applications), warm hub, ${lat.cores} cores, count 50, through HTTP`, lat.results, [
