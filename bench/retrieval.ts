@@ -52,7 +52,8 @@
  * featurisation from a copy of its settings; with --tune-words, each number of words from which
  * the LSA part has its whole weight, 0 for always: core/encoder/ensemble-encoder.ts ensembleScales;
  * with --tune-frequencies, where the subword part's SIF word frequencies come from: "training", the
- * trainer's counts as built, or "documents", counted over the indexed texts themselves),
+ * trainer's counts as built, "documents", counted over the indexed texts themselves, or "max",
+ * the commoner of the two),
  * for long and short queries; the weight is chosen there, then built and reported on the test split.
  */
 import { spawn } from "node:child_process"
@@ -632,19 +633,22 @@ const sweepEnsembleWeights = async (
       const file = path.join(scratch, "subword", "tokenizer.json")
       const subword = JSON.parse(await fs.readFile(file, "utf8"))
       let totalTokens = subword.pooling.totalTokens
-      if (frequencies === "documents") {
+      if (frequencies === "documents" || frequencies === "max") {
         const vocabFile = path.join(scratch, "subword", "vocab.json")
         const vocab = JSON.parse(await fs.readFile(vocabFile, "utf8")) as { words: string[]; counts: number[] }
         const rowOf = new Map(vocab.words.map((w, i) => [w, i]))
         const counts = new Array<number>(vocab.words.length).fill(0)
-        totalTokens = 0
+        let documentTokens = 0
         for (const t of documentTexts)
           for (const w of subwordTokens(t)) {
-            totalTokens++
+            documentTokens++
             const r = rowOf.get(w)
             if (r !== undefined) counts[r]++
           }
-        await fs.writeFile(vocabFile, JSON.stringify({ ...vocab, counts }))
+        // "max": a word is as frequent as it is in whichever text it is commoner in (counts on the trainer's scale).
+        const merged = frequencies === "max" ? counts.map((c, i) => Math.max(vocab.counts[i], (c * totalTokens) / (documentTokens || 1))) : counts
+        if (frequencies === "documents") totalTokens = documentTokens
+        await fs.writeFile(vocabFile, JSON.stringify({ ...vocab, counts: merged }))
       }
       await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif ?? subword.pooling.a, totalTokens } }))
       const parts = await Promise.all(settings.parts.map((p) => loadTextEncoder(path.join(scratch, p.folder), { threads: 1 })))
