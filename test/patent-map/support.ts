@@ -1,5 +1,5 @@
 /**
- * Fixtures for the patent-map tests: copies of the sample build (with the atlas, without it,
+ * Fixtures for the patent-map tests: copies of the sample build (with the atlas, with a planted void, without the atlas,
  * with an application that has text but no vector, with a citing application over the limit,
  * without coordinates), an inference-hub child process, and DuckDB reads of the truth.
  */
@@ -8,6 +8,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { ATLAS_FILE, buildAtlas } from "../../pipeline/atlas/stage.ts"
+import { carveVoid } from "./planted-void.ts"
 
 const scratch = path.resolve(".tmp/patent-map-tests")
 
@@ -33,6 +34,28 @@ export const copyVersion = async (from: string, name: string) => {
   const dir = await fs.mkdtemp(path.join(scratch, `${name}-`))
   copies.push(dir)
   await fs.cp(await fs.realpath(from), dir, { recursive: true, filter: (src) => !src.endsWith("catalog.duckdb") })
+  return dir
+}
+
+/**
+ * The sample build with a void planted in it (planted-void.ts) and its atlas built there by the
+ * atlas stage, so the whitespace routes have a confirmed void to serve whatever the encoder makes
+ * of the sample's own gaps. Fails here, saying why, when the atlas does not confirm the planted void.
+ */
+export const withPlantedVoid = async (sample: string) => {
+  const dir = await copyVersion(sample, "planted-void")
+  const ball = await carveVoid(dir)
+  // The points records derive from the coordinates.
+  await writeServingRecords(dir)
+  const atlas = await buildAtlas(dir)
+  const planted = atlas.voids.find((v) => Math.hypot(v.position.x - ball.centre[0], v.position.y - ball.centre[1], v.position.z - ball.centre[2]) < ball.radius)
+  if (!planted) {
+    throw new Error(
+      `the atlas did not confirm the void planted at ${ball.centre.map((v) => v.toFixed(3))} (radius ${ball.radius.toFixed(3)}, ${ball.members.length} documents, ` +
+        `predicted excess ${ball.excess.toFixed(4)} against a margin of ${atlas.parameters.vectorCheckMargin}; ${atlas.parameters.candidates} candidates)`
+    )
+  }
+  await fs.writeFile(path.join(dir, ATLAS_FILE), JSON.stringify(atlas))
   return dir
 }
 
