@@ -8,31 +8,33 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { vectorFilePath } from "../../core/index/vector-file.ts"
-import { copyVersion, DESIGN_APP, removeCopies, sql, startHub, variant, withAtlas, withoutAtlas, withoutCoordinates } from "./support.ts"
+import { copyVersion, DESIGN_APP, removeCopies, sql, startHub, variant, withoutAtlas, withoutCoordinates, withPlantedVoid } from "./support.ts"
 
 const sample = inject("sampleArtifacts")
 const q = (f: string) => `'${path.join(sample, f)}'`
 
 let hub: { url: string; stop: () => void }
-let main: TestServer, noAtlas: TestServer, noCoords: TestServer, alt: TestServer, hubless: TestServer
-let key: string, noAtlasKey: string, noCoordsKey: string, altKey: string, hublessKey: string
+let main: TestServer, atlas: TestServer, noAtlas: TestServer, noCoords: TestServer, alt: TestServer, hubless: TestServer
+let key: string, atlasKey: string, noAtlasKey: string, noCoordsKey: string, altKey: string, hublessKey: string
 let atlasDir: string
 let v: Awaited<ReturnType<typeof variant>>
 
 beforeAll(async () => {
   hub = await startHub(sample)
-  atlasDir = await withAtlas(sample)
+  // The whitespace routes are served from a copy with a planted void: the sample's own atlas may hold none.
+  atlasDir = await withPlantedVoid(sample)
   v = await variant(sample)
-  main = await startTestServer({ artifactsDir: atlasDir, hubUrl: hub.url })
+  main = await startTestServer({ artifactsDir: sample, hubUrl: hub.url })
+  atlas = await startTestServer({ artifactsDir: atlasDir, hubUrl: hub.url })
   noAtlas = await startTestServer({ artifactsDir: await withoutAtlas(sample), hubUrl: hub.url })
   noCoords = await startTestServer({ artifactsDir: await withoutCoordinates(sample), hubUrl: hub.url })
   alt = await startTestServer({ artifactsDir: v.dir, hubUrl: hub.url })
   hubless = await startTestServer({ artifactsDir: sample, hubUrl: "http://127.0.0.1:9" })
-  ;[key, noAtlasKey, noCoordsKey, altKey, hublessKey] = await Promise.all([main, noAtlas, noCoords, alt, hubless].map((s) => s.key({ daily: 100_000, monthly: 100_000 })))
+  ;[key, atlasKey, noAtlasKey, noCoordsKey, altKey, hublessKey] = await Promise.all([main, atlas, noAtlas, noCoords, alt, hubless].map((s) => s.key({ daily: 100_000, monthly: 100_000 })))
 })
 afterAll(async () => {
   hub?.stop()
-  await Promise.all([main, noAtlas, noCoords, alt, hubless].map((s) => s?.close()))
+  await Promise.all([main, atlas, noAtlas, noCoords, alt, hubless].map((s) => s?.close()))
   await removeCopies()
 })
 
@@ -239,8 +241,10 @@ describe("GET /patent-map/points", () => {
 })
 
 describe("GET /patent-map/whitespace", () => {
+  const whitespace = (query = "") => get(`/whitespace${query}`, atlas, atlasKey)
+
   it("lists voids by opportunity with every documented field", async () => {
-    const r = await get(`/whitespace`)
+    const r = await whitespace()
     expect(r.status).toBe(200)
     expect(r.headers.get("cache-control")).toBe("private, max-age=1800")
     expect(r.json.count).toBe(r.json.voids.length)
@@ -268,28 +272,28 @@ describe("GET /patent-map/whitespace", () => {
   })
 
   it("applies limit, section and minOpportunity; total counts every match", async () => {
-    const all = (await get(`/whitespace`)).json
-    const one = (await get(`/whitespace?limit=1`)).json
+    const all = (await whitespace()).json
+    const one = (await whitespace(`?limit=1`)).json
     expect(one).toMatchObject({ count: 1, total: all.total })
     expect(one.voids[0]).toEqual(all.voids[0])
     const section = all.voids[0].section
-    const bySection = (await get(`/whitespace?section=${section}`)).json
+    const bySection = (await whitespace(`?section=${section}`)).json
     expect(bySection.total).toBe(all.voids.filter((x: any) => x.section === section).length)
     const threshold = all.voids[0].opportunity
-    const top = (await get(`/whitespace?minOpportunity=${threshold}`)).json
+    const top = (await whitespace(`?minOpportunity=${threshold}`)).json
     expect(top.voids.every((x: any) => x.opportunity >= threshold)).toBe(true)
     expect(top.total).toBe(all.voids.filter((x: any) => x.opportunity >= threshold).length)
-    expect((await get(`/whitespace?minOpportunity=1.5`)).status).toBe(400)
-    expect((await get(`/whitespace?limit=501`)).status).toBe(400)
+    expect((await whitespace(`?minOpportunity=1.5`)).status).toBe(400)
+    expect((await whitespace(`?limit=501`)).status).toBe(400)
   })
 
   it("keeps the loaded atlas for 30 minutes", async () => {
-    const before = (await get(`/whitespace`)).json
+    const before = (await whitespace()).json
     const file = path.join(atlasDir, "atlas", "atlas.json")
     const saved = await fs.readFile(file)
     await fs.rm(file)
     try {
-      expect((await get(`/whitespace`)).json.voids).toEqual(before.voids)
+      expect((await whitespace()).json.voids).toEqual(before.voids)
     } finally {
       await fs.writeFile(file, saved)
     }

@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core"
 import { hasChromium, launchChromium } from "../support/chromium.ts"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
-import { removeCopies, withAtlas } from "./support.ts"
+import { removeCopies, withPlantedVoid } from "./support.ts"
 
 const chromiumHere = hasChromium("explorer browser test")
 
@@ -16,7 +16,8 @@ describe.skipIf(!chromiumHere)("the /map explorer page", () => {
   let key: string
 
   beforeAll(async () => {
-    server = await startTestServer({ artifactsDir: await withAtlas(inject("sampleArtifacts")) })
+    // A planted void, so there is one to draw whatever the sample's own atlas holds.
+    server = await startTestServer({ artifactsDir: await withPlantedVoid(inject("sampleArtifacts")) })
     key = await server.key({ daily: 10_000, monthly: 10_000 })
     browser = await launchChromium()
   })

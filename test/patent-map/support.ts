@@ -1,5 +1,5 @@
 /**
- * Fixtures for the patent-map tests: copies of the sample build (with the atlas, with a planted void, without the atlas,
+ * Fixtures for the patent-map tests: copies of the sample build (with a planted void, without the atlas,
  * with an application that has text but no vector, with a citing application over the limit,
  * without coordinates), an inference-hub child process, and DuckDB reads of the truth.
  */
@@ -56,17 +56,6 @@ export const withPlantedVoid = async (sample: string) => {
     )
   }
   await fs.writeFile(path.join(dir, ATLAS_FILE), JSON.stringify(atlas))
-  return dir
-}
-
-/** The sample build with its atlas (built here when the pipeline does not register the stage yet). */
-export const withAtlas = async (sample: string) => {
-  const dir = await copyVersion(sample, "atlas")
-  const file = path.join(dir, ATLAS_FILE)
-  if (!(await fs.stat(file).catch(() => null))) {
-    await fs.mkdir(path.dirname(file), { recursive: true })
-    await fs.writeFile(file, JSON.stringify(await buildAtlas(dir)))
-  }
   return dir
 }
 
