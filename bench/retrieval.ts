@@ -105,6 +105,12 @@ const { values } = parseArgs({
   }
 })
 const MAX_QUERIES = Number(values.queries)
+/** Where the sweep's subword part takes its SIF word frequencies from (see --tune-frequencies in the header). */
+const FREQUENCY_SOURCES = ["training", "documents", "max"] as const
+type FrequencySource = (typeof FREQUENCY_SOURCES)[number]
+const frequencyChoices = (values["tune-frequencies"] ?? "training").split(",") as FrequencySource[]
+for (const f of frequencyChoices)
+  if (!FREQUENCY_SOURCES.includes(f)) throw new Error(`--tune-frequencies: ${JSON.stringify(f)} is not one of ${FREQUENCY_SOURCES.join(", ")}`)
 const LATENCY_QUERIES = Number(values.latency)
 const run = (cmd: string[]) =>
   new Promise<void>((resolve, reject) => {
@@ -187,7 +193,6 @@ const CONFIGS: ReadonlyArray<{ name: string; channels: Channels; rerank?: boolea
 class Judged {
   n = 0
   r10 = 0
-  r100 = 0
   mrr = 0
   /** Queries with CPC subclasses, and the sum over them of the share of their top 10 that shares one. */
   topicalN = 0
@@ -207,7 +212,6 @@ class Judged {
     const first = top.findIndex((k) => relevant.has(k))
     this.n++
     this.r10 += found(10)
-    this.r100 += found(100)
     this.recalls.push(found(100))
     this.mrr += first === -1 ? 0 : 1 / (first + 1)
     if (fullText) {
@@ -232,7 +236,6 @@ class Judged {
     const both = new Judged()
     both.n = this.n + other.n
     both.r10 = this.r10 + other.r10
-    both.r100 = this.r100 + other.r100
     both.mrr = this.mrr + other.mrr
     both.topicalN = this.topicalN + other.topicalN
     both.topical10 = this.topical10 + other.topical10
@@ -246,7 +249,7 @@ class Judged {
   }
   means() {
     const n = this.n || 1
-    return { recallAt10: this.r10 / n, recallAt100: this.r100 / n, mrr: this.mrr / n, cpcAt10: this.topicalN ? this.topical10 / this.topicalN : Number.NaN, fullTextAt10: this.full10 / n, titleRecallAt100: this.titleN ? this.titleR100 / this.titleN : Number.NaN, fullTextRecallAt100: this.fullN ? this.fullR100 / this.fullN : Number.NaN }
+    return { recallAt10: this.r10 / n, recallAt100: this.recalls.reduce((a, b) => a + b, 0) / n, mrr: this.mrr / n, cpcAt10: this.topicalN ? this.topical10 / this.topicalN : Number.NaN, fullTextAt10: this.full10 / n, titleRecallAt100: this.titleN ? this.titleR100 / this.titleN : Number.NaN, fullTextRecallAt100: this.fullN ? this.fullR100 / this.fullN : Number.NaN }
   }
 }
 
@@ -377,6 +380,7 @@ const quality = async (label: string, versionDir: string) => {
   const fullText = isFullText(texts)
   const results = []
   const intervals = []
+  /** Per-query recall@100 of plain search and BM25 by query kind and split, for their ratio's interval. */
   const recallsOf = new Map<string, ReadonlyArray<number>>()
   for (const kind of QUERY_KINDS) for (const config of CONFIGS) {
     const sums = { dev: new Judged(), test: new Judged() }
@@ -391,10 +395,9 @@ const quality = async (label: string, versionDir: string) => {
       }
       sums[q.split].add(hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key), fullText)
     }
-    for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const) {
+    for (const [split, sum] of [["dev", sums.dev], ["test", sums.test], ["all", sums.dev.plus(sums.test)]] as const)
       results.push({ corpus: label, config: config.name, query: kind, split, queries: sum.n, ...sum.means() })
-      recallsOf.set(`${config.name}|${kind}|${split}`, sum.recalls)
-    }
+    if (config.name === "dense+citations" || config.name === "BM25 alone") for (const split of ["dev", "test"] as const) recallsOf.set(`${config.name}|${kind}|${split}`, sums[split].recalls)
   }
   for (const kind of QUERY_KINDS) for (const split of ["dev", "test"] as const) {
     const plain = recallsOf.get(`dense+citations|${kind}|${split}`)
@@ -602,6 +605,7 @@ const isFullText =
   (key: number): boolean =>
     Boolean(texts.get(key)?.abstract || texts.get(key)?.claim)
 
+
 /** Dev-split dense and plain-search quality of the ensemble at each subword weight (see --tune-ensemble). */
 const sweepEnsembleWeights = async (
   versionDir: string,
@@ -621,33 +625,39 @@ const sweepEnsembleWeights = async (
     const t = texts.get(key)
     return t ? indexedText({ title: t.title, abstract: t.abstract, firstClaim: t.claim }) : ""
   })
+  /** Occurrences of each dictionary word in the indexed texts, and of all their words; counted once, when first asked for. */
+  let documentCounts: { counts: number[]; tokens: number } | undefined
+  const countDocumentWords = (words: ReadonlyArray<string>) => {
+    if (documentCounts) return documentCounts
+    const rowOf = new Map(words.map((w, i) => [w, i]))
+    const counts = new Array<number>(words.length).fill(0)
+    let tokens = 0
+    for (const t of documentTexts)
+      for (const w of subwordTokens(t)) {
+        tokens++
+        const r = rowOf.get(w)
+        if (r !== undefined) counts[r]++
+      }
+    return (documentCounts = { counts, tokens })
+  }
   /**
    * Each part's document and query vectors, the subword part's pooled with SIF a = `sif` (undefined: as built)
-   * and its word frequencies from `frequencies`: "training" (the trainer's counts, as built) or
-   * "documents" (counted over the indexed texts themselves).
+   * and its word frequencies from `frequencies` (FREQUENCY_SOURCES).
    */
-  const encodeParts = async (sif: number | undefined, frequencies: string) => {
+  const encodeParts = async (sif: number | undefined, frequencies: FrequencySource) => {
     const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "tune-ensemble-"))
     try {
       await fs.cp(folder, scratch, { recursive: true })
       const file = path.join(scratch, "subword", "tokenizer.json")
       const subword = JSON.parse(await fs.readFile(file, "utf8"))
       let totalTokens = subword.pooling.totalTokens
-      if (frequencies === "documents" || frequencies === "max") {
+      if (frequencies !== "training") {
         const vocabFile = path.join(scratch, "subword", "vocab.json")
         const vocab = JSON.parse(await fs.readFile(vocabFile, "utf8")) as { words: string[]; counts: number[] }
-        const rowOf = new Map(vocab.words.map((w, i) => [w, i]))
-        const counts = new Array<number>(vocab.words.length).fill(0)
-        let documentTokens = 0
-        for (const t of documentTexts)
-          for (const w of subwordTokens(t)) {
-            documentTokens++
-            const r = rowOf.get(w)
-            if (r !== undefined) counts[r]++
-          }
+        const { counts, tokens } = countDocumentWords(vocab.words)
         // "max": a word is as frequent as it is in whichever text it is commoner in (counts on the trainer's scale).
-        const merged = frequencies === "max" ? counts.map((c, i) => Math.max(vocab.counts[i], (c * totalTokens) / (documentTokens || 1))) : counts
-        if (frequencies === "documents") totalTokens = documentTokens
+        const merged = frequencies === "max" ? counts.map((c, i) => Math.max(vocab.counts[i], (c * totalTokens) / (tokens || 1))) : counts
+        if (frequencies === "documents") totalTokens = tokens
         await fs.writeFile(vocabFile, JSON.stringify({ ...vocab, counts: merged }))
       }
       await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif ?? subword.pooling.a, totalTokens } }))
@@ -675,8 +685,8 @@ const sweepEnsembleWeights = async (
       settings.parts.map((p, i) => ({ weight: i === subwordAt ? w : (1 - w) / (settings.parts.length - 1), fullAtWords: i === lsaAt && fullAt > 0 ? fullAt : undefined })),
       settings.parts.map(() => words)
     )
-  for (const frequencies of (values["tune-frequencies"] ?? "training").split(","))
-  for (const sif of values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]) {
+  const sifs = values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]
+  for (const [frequencies, sif] of frequencyChoices.flatMap((f) => sifs.map((a) => [f, a] as const))) {
     const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif, frequencies)
     for (const w of weights) for (const n0 of n0s) {
       const matrix = new Float32Array(count * dims)

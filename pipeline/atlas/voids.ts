@@ -81,7 +81,7 @@ export interface VoidCandidate {
 export const gridSizeFor = (points: number) => Math.min(160, Math.max(16, Math.round(Math.cbrt(points * 2))))
 
 /** The 26 grid directions; entry 25 − s is the opposite of entry s. */
-const DIRECTIONS: ReadonlyArray<readonly [number, number, number]> = (() => {
+export const DIRECTIONS: ReadonlyArray<readonly [number, number, number]> = (() => {
   const out: Array<[number, number, number]> = []
   for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) for (const c of [-1, 0, 1]) if (a || b || c) out.push([a, b, c])
   return out

@@ -24,7 +24,7 @@ import { readLabels } from "../../core/index/labels.ts"
 import { readVectorFile, VECTOR_FILE } from "../../core/index/vector-file.ts"
 import { centreVector, confirmVoids, NEIGHBOURS, type VectorSpace } from "../../pipeline/atlas/confirm.ts"
 import { buildGrid } from "../../pipeline/atlas/grid.ts"
-import { findVoidCandidates, gridSizeFor, type VoidCandidate } from "../../pipeline/atlas/voids.ts"
+import { DIRECTIONS as GRID_DIRECTIONS, findVoidCandidates, gridSizeFor, type VoidCandidate } from "../../pipeline/atlas/voids.ts"
 
 /**
  * Radius of the carved ball, in mean cells of the atlas's first grid (103 documents on the sample).
@@ -32,7 +32,7 @@ import { findVoidCandidates, gridSizeFor, type VoidCandidate } from "../../pipel
  * planted void a confirmation margin of 0.048 at worst (median 0.074); 2.5 cells left 0.017, and 4
  * cells 0.046 while carving twice as many documents.
  */
-export const RADIUS_CELLS = 3
+const RADIUS_CELLS = 3
 /** Balls ranked (around every n/PLACES-th document); the best are judged by the atlas's code until JUDGED leave a void it finds (of at most TRIED). */
 const PLACES = 1000
 const JUDGED = 12
@@ -46,8 +46,8 @@ const roomy = (c: VoidCandidate, n: number) => c.surprise >= Math.log(n) + 15 &&
 /** Neighbours searched per document: enough to skip the carved ones. */
 const SEARCHED = 64
 
-/** The 26 grid directions as unit vectors, as voids.ts walks them. */
-const DIRECTIONS = [-1, 0, 1].flatMap((a) => [-1, 0, 1].flatMap((b) => [-1, 0, 1].map((c) => [a, b, c]))).filter((d) => d.some((v) => v)).map((d) => d.map((v) => v / Math.hypot(...d)))
+/** The 26 grid directions voids.ts walks, as unit vectors. */
+const DIRECTIONS = GRID_DIRECTIONS.map((d) => d.map((v) => v / Math.hypot(...d)))
 
 /**
  * The documents within `radius` of document p, and roughly the bordering art the atlas would
@@ -81,7 +81,7 @@ const ballAround = (coords: Float32Array, p: number, radius: number) => {
  * similarity less its border's as the atlas measures it, which confirm.ts compares with the
  * populated places' median (vectorCheckMargin).
  */
-export const chooseVoid = (coords: Float32Array, keys: ReadonlyArray<number>, vectors: Float32Array, index: ServedIndex) => {
+const chooseVoid = (coords: Float32Array, keys: ReadonlyArray<number>, vectors: Float32Array, index: ServedIndex) => {
   const n = coords.length / 3
   const dims = index.info.dims
   const vectorOf = (p: number) => vectors.subarray(keys[p] * dims, (keys[p] + 1) * dims)
