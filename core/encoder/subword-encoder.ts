@@ -116,7 +116,7 @@ export class SubwordTextEncoder implements PatentTextEncoder {
   }
 
   async encode(texts: ReadonlyArray<string>): Promise<Float32Array[]> {
-    const counted = texts.map(wordOccurrences)
+    const counted = texts.map((t) => wordOccurrences(t, this.settings, this.dictionary))
     const vectors = await this.wordVectors(counted)
     return counted.map((occurrences) => this.pool(occurrences, vectors))
   }
@@ -126,7 +126,7 @@ export class SubwordTextEncoder implements PatentTextEncoder {
   }
 
   async encodeTokensBatch(texts: ReadonlyArray<string>): Promise<TokenVectors[]> {
-    const counted = texts.map(wordOccurrences)
+    const counted = texts.map((t) => wordOccurrences(t, this.settings, this.dictionary))
     const vectors = await this.wordVectors(counted)
     return counted.map((occurrences) => {
       const tokens: string[] = []

@@ -39,6 +39,13 @@ export interface SubwordEncoderSettings {
   readonly pooling: { readonly scheme: "sif"; readonly a: number; readonly totalTokens: number }
   /** Words with no letter or digit are dropped; text is NFKC-folded and lower-cased. */
   readonly normalization: "nfkc-lower-alnum"
+  /**
+   * "joined-bigrams": the dictionary holds two-word terms as "first_second" tokens, and a text's
+   * adjacent words that form one are pooled with it too (subwords.ts textTokens). Absent: words only.
+   */
+  readonly phrases?: "joined-bigrams"
+  /** A phrase token's weight as a multiple of its SIF weight (subwords.ts sifWeight), 0 to 4; absent: 1. */
+  readonly phraseWeight?: number
 }
 
 export const parseSubwordEncoderSettings = (json: unknown): SubwordEncoderSettings => {
@@ -47,6 +54,12 @@ export const parseSubwordEncoderSettings = (json: unknown): SubwordEncoderSettin
   if (o.version !== 1) throw new Error(`unsupported patent-subword settings version ${String(o.version)}`)
   if (o.normalization !== "nfkc-lower-alnum") throw new Error(`unsupported normalization ${String(o.normalization)}`)
   if (o.pooling?.scheme !== "sif") throw new Error(`unsupported pooling ${String(o.pooling?.scheme)}`)
+  if (o.phrases !== undefined && o.phrases !== "joined-bigrams") throw new Error(`unsupported phrases ${String(o.phrases)}`)
+  const multiple = (v: unknown, name: string) => {
+    const x = Number(v)
+    if (!(x >= 0 && x <= 4)) throw new Error(`tokenizer.json: ${name} must be a number from 0 to 4`)
+    return x
+  }
   const n = (v: unknown, name: string) => {
     const x = Number(v)
     if (!Number.isInteger(x) || x < 0) throw new Error(`tokenizer.json: ${name} must be a non-negative integer`)
@@ -61,7 +74,8 @@ export const parseSubwordEncoderSettings = (json: unknown): SubwordEncoderSettin
     bucket: n(o.bucket, "bucket"),
     nwords: n(o.nwords, "nwords"),
     pooling: { scheme: "sif", a: Number(o.pooling.a), totalTokens: Number(o.pooling.totalTokens) },
-    normalization: "nfkc-lower-alnum"
+    normalization: "nfkc-lower-alnum",
+    ...(o.phrases === "joined-bigrams" ? { phrases: "joined-bigrams" as const, phraseWeight: multiple(o.phraseWeight ?? 1, "phraseWeight") } : {})
   }
 }
 

@@ -3,7 +3,8 @@
  * its WebAssembly build) computes them, so the hub needs no fastText at run time:
  *
  * - words: NFKC-folded, lower-cased runs of letters and digits (the trainer is fed the same
- *   normalised text, one record per line);
+ *   normalised text, one record per line); two-word terms the trainer learned as one token
+ *   ("point_cloud") are added beside their words (textTokens);
  * - a dictionary word is its own row plus its character n-grams' rows; a word the dictionary
  *   lacks is its n-grams' rows alone, so no word is ever out of vocabulary;
  * - n-grams of "<word>" of minn … maxn code points, hashed with 32-bit FNV-1a over the UTF-8
@@ -22,6 +23,32 @@ export const subwordTokens = (text: string): string[] => text.normalize("NFKC").
 
 /** One line of training text: the words joined by single spaces. */
 export const trainingLine = (text: string): string => subwordTokens(text).join(" ")
+
+/**
+ * The token of a two-word term ("point cloud" → "point_cloud"): the trainer learns it as a word
+ * where the training text had the two words side by side (pipeline/encoder/phrases.ts), and no
+ * word of that text contains an underscore.
+ */
+export const phraseToken = (first: string, second: string): string => `${first}_${second}`
+
+/**
+ * The tokens a text is pooled from: its words, each adjacent pair the dictionary holds as a
+ * phrase added after its second word. The words stay: "lidar point cloud" keeps "point" and
+ * "cloud" and adds "point_cloud", so a phrase adds its meaning and a text is never worse off
+ * than its words alone. Without `phrases` in the settings (folders written before them), words only.
+ */
+export const textTokens = (text: string, settings: Pick<SubwordEncoderSettings, "phrases">, dictionary: SubwordDictionary): string[] => {
+  const words = subwordTokens(text)
+  if (!settings.phrases) return words
+  const tokens: string[] = []
+  for (let i = 0; i < words.length; i++) {
+    tokens.push(words[i])
+    if (i === 0) continue
+    const phrase = phraseToken(words[i - 1], words[i])
+    if (dictionary.row(phrase) !== undefined) tokens.push(phrase)
+  }
+  return tokens
+}
 
 const utf8 = new TextEncoder()
 
@@ -82,11 +109,16 @@ export const wordRows = (word: string, settings: SubwordEncoderSettings, diction
   return own === undefined ? grams : [own, ...grams]
 }
 
-/** SIF weight a / (a + p(word)); a word the trainer never kept (p = 0) weighs 1. */
+/**
+ * SIF weight a / (a + p(word)); a word the trainer never kept (p = 0) weighs 1. A phrase token
+ * (textTokens) weighs `phraseWeight` times that: it is rarer than its words, so SIF alone would
+ * let it outweigh both.
+ */
 export const sifWeight = (word: string, settings: SubwordEncoderSettings, dictionary: SubwordDictionary): number => {
   const { a, totalTokens } = settings.pooling
   const p = totalTokens > 0 ? dictionary.count(word) / totalTokens : 0
-  return a / (a + p)
+  const weight = a / (a + p)
+  return settings.phrases && word.includes("_") ? weight * (settings.phraseWeight ?? 1) : weight
 }
 
 export interface SubwordFeatures {
@@ -98,10 +130,10 @@ export interface SubwordFeatures {
   readonly weights: Float32Array
 }
 
-/** The distinct words of a text, in order of first occurrence, with how often each occurs. */
-export const wordOccurrences = (text: string): Map<string, number> => {
+/** The distinct tokens of a text (textTokens), in order of first occurrence, with how often each occurs. */
+export const wordOccurrences = (text: string, settings: Pick<SubwordEncoderSettings, "phrases">, dictionary: SubwordDictionary): Map<string, number> => {
   const occurrences = new Map<string, number>()
-  for (const w of subwordTokens(text)) occurrences.set(w, (occurrences.get(w) ?? 0) + 1)
+  for (const w of textTokens(text, settings, dictionary)) occurrences.set(w, (occurrences.get(w) ?? 0) + 1)
   return occurrences
 }
 
@@ -109,7 +141,7 @@ export const featurizeSubwordText = (text: string, settings: SubwordEncoderSetti
   const words: string[] = []
   const rows: number[][] = []
   const weights: number[] = []
-  for (const [word, tf] of wordOccurrences(text)) {
+  for (const [word, tf] of wordOccurrences(text, settings, dictionary)) {
     const r = wordRows(word, settings, dictionary)
     if (r.length === 0) continue
     words.push(word)

@@ -249,7 +249,7 @@ const trainFastText = (workDir: string, progress: Progress, options: Partial<Sub
       outputs: [...saved.files],
       rowCounts: { encoder_vocabulary: model.stats.vocabulary },
       notes: [
-        `fastText skip-gram (subwords ${model.settings.minn}-${model.settings.maxn}, width ${model.settings.dimensions}) on ${model.stats.trainingWords} words × ${model.stats.epochs} epochs (words read per source: ${read.join(", ")}); ${model.stats.vocabulary} words + ${model.settings.bucket} n-gram buckets; trained in ${(model.stats.trainMs / 1000).toFixed(1)} s; ${model.alignment ? `aligned to the CPC hierarchy from ${model.stats.alignmentPairs} subgroup/parent title pairs` : "no CPC alignment"}; model ${saved.modelBytes} bytes`
+        `fastText skip-gram (subwords ${model.settings.minn}-${model.settings.maxn}, width ${model.settings.dimensions}) on ${model.stats.trainingWords} words × ${model.stats.epochs} epochs (words read per source: ${read.join(", ")}); ${model.stats.vocabulary} words + ${model.settings.bucket} n-gram buckets; ${model.stats.phrases > 0 ? `${model.stats.phrases} two-word terms joined; ` : ""}trained in ${(model.stats.trainMs / 1000).toFixed(1)} s; ${model.alignment ? `aligned to the CPC hierarchy from ${model.stats.alignmentPairs} subgroup/parent title pairs` : "no CPC alignment"}; model ${saved.modelBytes} bytes`
       ]
     }
   })
