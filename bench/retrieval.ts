@@ -37,7 +37,7 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only | --synthetic-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-phrase-weight 0,0.5,1] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
@@ -49,7 +49,8 @@
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
  * prints dense alone and plain search (dense+citations) on the DEV split only, for each subword
  * weight listed (and, with --tune-sif, each SIF a of the subword part's pooling, applied at
- * featurisation from a copy of its settings; with --tune-words, each number of words from which
+ * featurisation from a copy of its settings; with --tune-phrase-weight, each multiple of a two-word
+ * term's SIF weight, core/encoder/subwords.ts sifWeight; with --tune-words, each number of words from which
  * the LSA part has its whole weight, 0 for always: core/encoder/ensemble-encoder.ts ensembleScales;
  * with --tune-frequencies, where the subword part's SIF word frequencies come from: "training", the
  * trainer's counts as built, "documents", counted over the indexed texts themselves, or "max",
@@ -97,6 +98,7 @@ const { values } = parseArgs({
     "tune-ensemble": { type: "string" },
     "tune-words": { type: "string" },
     "tune-sif": { type: "string" },
+    "tune-phrase-weight": { type: "string" },
     "tune-frequencies": { type: "string" },
     "tune-plain": { type: "boolean", default: false },
     "tune-start": { type: "string" },
@@ -644,7 +646,7 @@ const sweepEnsembleWeights = async (
    * Each part's document and query vectors, the subword part's pooled with SIF a = `sif` (undefined: as built)
    * and its word frequencies from `frequencies` (FREQUENCY_SOURCES).
    */
-  const encodeParts = async (sif: number | undefined, frequencies: FrequencySource) => {
+  const encodeParts = async (sif: number | undefined, frequencies: FrequencySource, phraseWeight: number | undefined) => {
     const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "tune-ensemble-"))
     try {
       await fs.cp(folder, scratch, { recursive: true })
@@ -660,7 +662,7 @@ const sweepEnsembleWeights = async (
         if (frequencies === "documents") totalTokens = tokens
         await fs.writeFile(vocabFile, JSON.stringify({ ...vocab, counts: merged }))
       }
-      await fs.writeFile(file, JSON.stringify({ ...subword, pooling: { ...subword.pooling, a: sif ?? subword.pooling.a, totalTokens } }))
+      await fs.writeFile(file, JSON.stringify({ ...subword, ...(phraseWeight === undefined ? {} : { phraseWeight }), pooling: { ...subword.pooling, a: sif ?? subword.pooling.a, totalTokens } }))
       const parts = await Promise.all(settings.parts.map((p) => loadTextEncoder(path.join(scratch, p.folder), { threads: 1 })))
       const documents = await Promise.all(parts.map((p) => encodeAll(p, documentTexts)))
       const queries = await Promise.all(parts.map((p) => encodeAll(p, dev.map((q) => q.text))))
@@ -686,8 +688,9 @@ const sweepEnsembleWeights = async (
       settings.parts.map(() => words)
     )
   const sifs = values["tune-sif"] ? values["tune-sif"].split(",").map(Number) : [undefined]
-  for (const [frequencies, sif] of frequencyChoices.flatMap((f) => sifs.map((a) => [f, a] as const))) {
-    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif, frequencies)
+  const phraseWeights = values["tune-phrase-weight"] ? values["tune-phrase-weight"].split(",").map(Number) : [undefined]
+  for (const [frequencies, sif, phraseWeight] of frequencyChoices.flatMap((f) => sifs.flatMap((a) => phraseWeights.map((pw) => [f, a, pw] as const)))) {
+    const { documents, queries: queryVectors, shorts, dims } = await encodeParts(sif, frequencies, phraseWeight)
     for (const w of weights) for (const n0 of n0s) {
       const matrix = new Float32Array(count * dims)
       for (let key = 0; key < count; key++) matrix.set(joinVectors(documents.map((d) => d[key]), scalesFor(w, n0, docWords[key])), key * dims)
@@ -702,13 +705,14 @@ const sweepEnsembleWeights = async (
             const got = await retrieve(searchParts, { vector, text, depth: 100, channels: config.channels, feedback: config.feedback, accepts: (k) => k !== q.key })
             sum.add(got.hits.map((h) => h.key), q.relevant, onTopicOf(state.corpus, q.key), fullText)
           }
-          rows.push({ frequencies, sif: sif ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
+          rows.push({ frequencies, sif: sif ?? "as built", phraseWeight: phraseWeight ?? "as built", weight: w, n0, form, config: config.name, ...sum.means() })
         }
     }
   }
   printTable(`Ensemble subword weight, dev split only (${dev.length} queries; exact search over the re-joined vectors)`, rows, [
     ["word frequencies", (r) => r.frequencies],
     ["SIF a", (r) => String(r.sif)],
+    ["phrase weight", (r) => String(r.phraseWeight)],
     ["subword weight", (r) => String(r.weight)],
     ["LSA full at words", (r) => (r.n0 ? String(r.n0) : "off")],
     ["form", (r) => r.form],
