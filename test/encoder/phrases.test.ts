@@ -1,15 +1,12 @@
-import * as fs from "node:fs/promises"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
+import type { PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { SubwordTextEncoder } from "../../core/encoder/subword-encoder.ts"
 import { parseSubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
 import { sifWeight, SubwordDictionary, textTokens } from "../../core/encoder/subwords.ts"
 import { detectPhrases, joinPhrases } from "../../pipeline/encoder/phrases.ts"
-import { saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
 import { projectSubwordText, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
+import { savedSubwordEncoder } from "./saved-encoder.ts"
 
 const maxAbsDiff = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0)
 const unit = (a: Float32Array) => {
@@ -46,13 +43,12 @@ describe("two-word terms in the training text", () => {
 describe("an encoder trained with phrases", () => {
   const abstracts = sampleAbstracts()
   const titles = sampleTitles()
-  let dir: string
   let model: TrainedSubwordEncoder
   let encoder: PatentTextEncoder
+  let dispose: () => Promise<void>
   let phrase: string
 
   beforeAll(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), "subword-phrases-"))
     model = await trainSubwordEncoder(
       [
         { name: "titles", texts: titles },
@@ -61,15 +57,11 @@ describe("an encoder trained with phrases", () => {
       [...abstracts, ...titles],
       { dimensions: 32, bucket: 20_000, epochs: 3, minCount: 2, phrases: { minCount: 5, threshold: 0.5, maxPhrases: 10_000 } }
     )
-    await saveSubwordEncoder(dir, model)
-    encoder = await loadTextEncoder(path.join(dir, "encoder"))
+    ;({ encoder, dispose } = await savedSubwordEncoder(model, "subword-phrases-"))
     phrase = model.dictionary.words.find((w) => w.includes("_"))!
   }, 120_000)
 
-  afterAll(async () => {
-    await encoder?.close()
-    await fs.rm(dir, { recursive: true, force: true })
-  })
+  afterAll(() => dispose?.())
 
   it("learns two-word terms as words of their own and says so in its settings", () => {
     expect(model.stats.phrases).toBeGreaterThan(0)
