@@ -69,7 +69,8 @@ import { indexedText } from "../core/encoder/document-text.ts"
 import { loadTextEncoder, type PatentTextEncoder } from "../core/encoder/encoder.ts"
 import { ensembleScales, type EnsembleSettings, joinVectors } from "../core/encoder/ensemble-encoder.ts"
 import { countPatentWords } from "../core/text/tokenize.ts"
-import { subwordTokens } from "../core/encoder/subwords.ts"
+import { parseSubwordEncoderSettings, type SubwordEncoderSettings } from "../core/encoder/subword-format.ts"
+import { SubwordDictionary, textTokens } from "../core/encoder/subwords.ts"
 import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import type { SearchCorpus } from "../core/search/corpus.ts"
 import { compileFilter, ymd } from "../core/search/filters.ts"
@@ -607,7 +608,6 @@ const isFullText =
   (key: number): boolean =>
     Boolean(texts.get(key)?.abstract || texts.get(key)?.claim)
 
-
 /** Dev-split dense and plain-search quality of the ensemble at each subword weight (see --tune-ensemble). */
 const sweepEnsembleWeights = async (
   versionDir: string,
@@ -627,17 +627,20 @@ const sweepEnsembleWeights = async (
     const t = texts.get(key)
     return t ? indexedText({ title: t.title, abstract: t.abstract, firstClaim: t.claim }) : ""
   })
-  /** Occurrences of each dictionary word in the indexed texts, and of all their words; counted once, when first asked for. */
+  /**
+   * Occurrences of each dictionary token in the indexed texts (two-word terms too, as the encoder
+   * pools them), and of all their tokens; counted once, when first asked for.
+   */
   let documentCounts: { counts: number[]; tokens: number } | undefined
-  const countDocumentWords = (words: ReadonlyArray<string>) => {
+  const countDocumentWords = (vocab: { words: string[]; counts: number[] }, subword: SubwordEncoderSettings) => {
     if (documentCounts) return documentCounts
-    const rowOf = new Map(words.map((w, i) => [w, i]))
-    const counts = new Array<number>(words.length).fill(0)
+    const dictionary = new SubwordDictionary(vocab.words, vocab.counts)
+    const counts = new Array<number>(vocab.words.length).fill(0)
     let tokens = 0
     for (const t of documentTexts)
-      for (const w of subwordTokens(t)) {
+      for (const w of textTokens(t, subword, dictionary)) {
         tokens++
-        const r = rowOf.get(w)
+        const r = dictionary.row(w)
         if (r !== undefined) counts[r]++
       }
     return (documentCounts = { counts, tokens })
@@ -656,7 +659,7 @@ const sweepEnsembleWeights = async (
       if (frequencies !== "training") {
         const vocabFile = path.join(scratch, "subword", "vocab.json")
         const vocab = JSON.parse(await fs.readFile(vocabFile, "utf8")) as { words: string[]; counts: number[] }
-        const { counts, tokens } = countDocumentWords(vocab.words)
+        const { counts, tokens } = countDocumentWords(vocab, parseSubwordEncoderSettings(subword))
         // "max": a word is as frequent as it is in whichever text it is commoner in (counts on the trainer's scale).
         const merged = frequencies === "max" ? counts.map((c, i) => Math.max(vocab.counts[i], (c * totalTokens) / (tokens || 1))) : counts
         if (frequencies === "documents") totalTokens = tokens

@@ -31,6 +31,9 @@ export const trainingLine = (text: string): string => subwordTokens(text).join("
  */
 export const phraseToken = (first: string, second: string): string => `${first}_${second}`
 
+/** Whether a dictionary token is a two-word term (phraseToken) rather than a word. */
+export const isPhraseToken = (token: string): boolean => token.includes("_")
+
 /**
  * The tokens a text is pooled from: its words, each adjacent pair the dictionary holds as a
  * phrase added after its second word. The words stay: "lidar point cloud" keeps "point" and
@@ -118,7 +121,7 @@ export const sifWeight = (word: string, settings: SubwordEncoderSettings, dictio
   const { a, totalTokens } = settings.pooling
   const p = totalTokens > 0 ? dictionary.count(word) / totalTokens : 0
   const weight = a / (a + p)
-  return settings.phrases && word.includes("_") ? weight * (settings.phraseWeight ?? 1) : weight
+  return settings.phrases && isPhraseToken(word) ? weight * (settings.phraseWeight ?? 1) : weight
 }
 
 export interface SubwordFeatures {

@@ -4,8 +4,9 @@
  * words of "point cloud" alone say weather as much as lidar. A pair is a term when it occurs
  * often enough and its words occur together far more than chance would have them: normalised
  * pointwise mutual information (Bouma 2009), ln(p(ab) / (p(a) p(b))) / −ln p(ab), which is 1
- * for words seen only together and 0 for independent ones. Function-word pairs ("of the",
- * "according to") score low because their words are everywhere.
+ * for words seen only together and 0 for independent ones. A pair of words that are everywhere
+ * ("of the") scores low; a fixed function phrase can still pass ("according to" does, at a low
+ * SIF weight, as common tokens have).
  *
  * The joined token is the two words with an underscore between them (core/encoder/subwords.ts
  * phraseToken), a character no word of the trainer's text contains, so the dictionary's own

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PatentTextEncoder } from "../../core/encoder/encoder.ts"
 import { SubwordTextEncoder } from "../../core/encoder/subword-encoder.ts"
 import { parseSubwordEncoderSettings } from "../../core/encoder/subword-format.ts"
-import { sifWeight, SubwordDictionary, textTokens } from "../../core/encoder/subwords.ts"
+import { isPhraseToken, sifWeight, SubwordDictionary, textTokens } from "../../core/encoder/subwords.ts"
 import { detectPhrases, joinPhrases } from "../../pipeline/encoder/phrases.ts"
 import { projectSubwordText, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
 import { sampleAbstracts, sampleTitles } from "./sample-texts.ts"
@@ -58,7 +58,7 @@ describe("an encoder trained with phrases", () => {
       { dimensions: 32, bucket: 20_000, epochs: 3, minCount: 2, phrases: { minCount: 5, threshold: 0.5, maxPhrases: 10_000 } }
     )
     ;({ encoder, dispose } = await savedSubwordEncoder(model, "subword-phrases-"))
-    phrase = model.dictionary.words.find((w) => w.includes("_"))!
+    phrase = model.dictionary.words.find(isPhraseToken)!
   }, 120_000)
 
   afterAll(() => dispose?.())
