@@ -475,7 +475,7 @@ const fullTextShares = (full: (key: number) => boolean, size: number, queries: R
 
 /**
  * --tune-plain: the plain search's weights (the citation channel's weight in the fusion, seeds,
- * the seeds' similarity margin, feedback, the graph's path and edge
+ * the seeds' similarity margin, feedback, the forward-citation prior, the graph's path and edge
  * weights) by coordinate ascent on the DEV splits only, from the service's RETRIEVAL_WEIGHTS. One
  * set of weights serves every corpus, so the objective is the mean over the corpora of plain
  * search's recall@100 over BM25's on long queries, plus a quarter of the same mean for MRR
@@ -538,6 +538,8 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     ["feedbackFloor", [0, 0.7, 0.8, 0.85, 0.9, 0.95, 1], (w, x) => ({ ...w, feedbackFloor: x })],
     ["weakHead", [0, 0.4, 0.5, 0.55, 0.575, 0.6, 0.625, 0.65], (w, x) => ({ ...w, weakHead: x })],
     ["corroborationFloor", [0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.95], (w, x) => ({ ...w, corroborationFloor: x })],
+    // At most 1 ships (RetrievalWeights.citedBy says why); the larger ones are printed to show what they would trade.
+    ["citedBy", [0, 0.5, 1, 2, 4, 6, 10, 20], (w, x) => ({ ...w, citedBy: x })],
     ["backward", [0.25, 0.5, 1], (w, x) => ({ ...w, paths: { ...w.paths, backward: x } })],
     ["cocitation", [0, 0.15, 0.3, 0.6, 1], (w, x) => ({ ...w, paths: { ...w.paths, cocitation: x } })],
     ["applicantEdge", [0.2, 0.4, 0.7, 1], (w, x) => ({ ...w, paths: { ...w.paths, applicantEdge: x } })]
@@ -562,7 +564,7 @@ const tunePlainSearch = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof 
     }
   }
   const show = (w: RetrievalWeights) =>
-    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} corrob ${w.corroborationFloor} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
+    `cit ${w.citations} only ${w.citationsOnly} seeds ${w.seeds} floor ${w.seedFloor} fb ${w.feedback} fbFloor ${w.feedbackFloor} weak ${w.weakHead} corrob ${w.corroborationFloor} citedBy ${w.citedBy} back ${w.paths.backward} cocit ${w.paths.cocitation} appl ${w.paths.applicantEdge}`
   printTable(
     `Plain search weights, dev splits only (${corpora.map((c, i) => `${c.label}: ${devOf(c).length} queries, BM25 recall@100 ${baselines[i].recallAt100.toFixed(3)}`).join("; ")})`,
     rows,

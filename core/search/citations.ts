@@ -124,6 +124,11 @@ export class CitationGraph {
     return this.forward.targets.length
   }
 
+  /** Applications of the corpus that cite `key` (its forward citations, in the patent sense). */
+  citedByCount(key: number): number {
+    return this.backward.offsets[key + 1] - this.backward.offsets[key]
+  }
+
   /** Candidates ranked by citation evidence from the seeds (best first), `depth` at most. */
   expand(seeds: ReadonlyArray<number>, depth: number, accepts: (key: number) => boolean = () => true, paths: PathWeights = PATH_WEIGHTS): Scored[] {
     const touched: number[] = []

@@ -19,6 +19,14 @@ export interface ChannelRanking {
   readonly weight?: number
   /** A key's weight where it differs from `weight` (the citation channel's keys no other channel ranked). */
   readonly weightOf?: (key: number) => number
+  /**
+   * A prior over what the channels found rather than a channel: its vote adds to the score of a
+   * key another ranking holds, but it brings in no key of its own, is no leg, has no rank in
+   * `ranks`, and plays no part in the ties.
+   */
+  readonly prior?: boolean
+  /** A prior's 1-based rank of each of `keys` where keys tie (equal counts share a rank); by default its position. */
+  readonly rankOf?: ReadonlyArray<number>
 }
 
 export interface FusedHit {
@@ -32,7 +40,8 @@ export interface FusedHit {
 
 export const reciprocalRankFusion = (rankings: ReadonlyArray<ChannelRanking>, k = RRF_K): FusedHit[] => {
   const byKey = new Map<number, { score: number; ranks: Record<string, number>; best: number; bestChannel: number; legs: number }>()
-  rankings.forEach(({ channel, keys, weight = 1, weightOf }, c) => {
+  rankings.forEach(({ channel, keys, weight = 1, weightOf, prior }, c) => {
+    if (prior) return
     keys.forEach((key, i) => {
       const rank = i + 1
       let e = byKey.get(key)
@@ -47,6 +56,13 @@ export const reciprocalRankFusion = (rankings: ReadonlyArray<ChannelRanking>, k 
       e.legs++
     })
   })
+  for (const { keys, weight = 1, prior, rankOf } of rankings) {
+    if (!prior) continue
+    keys.forEach((key, i) => {
+      const e = byKey.get(key)
+      if (e) e.score += weight / (k + (rankOf?.[i] ?? i + 1))
+    })
+  }
   return [...byKey.entries()]
     .sort(([ka, a], [kb, b]) => b.score - a.score || a.best - b.best || a.bestChannel - b.bestChannel || ka - kb)
     .map(([key, e]) => ({ key, score: e.score, ranks: e.ranks, legs: e.legs }))

@@ -82,12 +82,14 @@ describe("the graph's corroboration of a dense hit", () => {
   it("counts the citation weight for a hit the query matches well, and one vote for a weak one", async () => {
     expect(RETRIEVAL_WEIGHTS.corroborationFloor).toBeGreaterThan(Math.cos((50 * Math.PI) / 180) / Math.cos((10 * Math.PI) / 180))
     const r = await search()
-    expect(scoreOf(r, 2)).toBeCloseTo(1 / (RRF_K + 3) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 2)))
+    // Key 2 is also the most cited of the well-matched hits, so the forward-citation prior votes for it; key 3 is under the floor and gets no such vote.
+    expect(scoreOf(r, 2)).toBeCloseTo(1 / (RRF_K + 3) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 2)) + RETRIEVAL_WEIGHTS.citedBy / (RRF_K + 1))
     expect(scoreOf(r, 3)).toBeCloseTo(1 / (RRF_K + 4) + RETRIEVAL_WEIGHTS.citationsOnly / (RRF_K + graphRank(r, 3)))
   })
 
   it("without the floor gives the weak hit the full weight", async () => {
     const r = await search({ ...RETRIEVAL_WEIGHTS, corroborationFloor: 0 })
-    expect(scoreOf(r, 3)).toBeCloseTo(1 / (RRF_K + 4) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 3)))
+    // With no floor the prior covers every dense hit too: keys 2 and 3 are cited once each and share its rank 1.
+    expect(scoreOf(r, 3)).toBeCloseTo(1 / (RRF_K + 4) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 3)) + RETRIEVAL_WEIGHTS.citedBy / (RRF_K + 1))
   })
 })
