@@ -250,14 +250,15 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     const denseKeys = new Set(denseHits.map((h) => h.key))
     const seeds = trusted ? seedsOf(fused, denseHits, weights) : seedsOf(fused.filter((k) => !denseKeys.has(k)), [], weights)
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
+    // The dense hits the text matches well: the graph corroborates them at full weight, and only they get the prior.
+    const wellMatched = withinFloor([...denseKeys], denseHits, weights.corroborationFloor)
     // What another channel ranked, less the dense hits under the corroboration floor (lexical-only keys pass).
-    const corroborated = new Set(withinFloor(rankings.flatMap((r) => r.keys), denseHits, weights.corroborationFloor))
+    const corroborated = new Set([...wellMatched, ...(lexical ?? []).filter((k) => !denseKeys.has(k))])
     rankings.push({ channel: "citations", keys: hits.map((h) => h.key), weight: weights.citations, weightOf: (k) => (corroborated.has(k) ? weights.citations : weights.citationsOnly) })
+    // Popularity re-ranks only what the text matches well (see citedBy).
+    if (weights.citedBy > 0 && wellMatched.length > 0) rankings.push({ channel: "citedBy", ...citedByRanking(parts.graph, wellMatched), weight: weights.citedBy, prior: true })
   }
-  for (const { channel, keys } of rankings) channelCounts[channel] = keys.length
-  // Popularity re-ranks only what the text matches well (see citedBy).
-  if (r.channels.citations && parts.graph && weights.citedBy > 0 && denseHits.length > 0)
-    rankings.push({ channel: "citedBy", ...citedByRanking(parts.graph, withinFloor(denseHits.map((h) => h.key), denseHits, weights.corroborationFloor)), weight: weights.citedBy, prior: true })
+  for (const { channel, keys, prior } of rankings) if (!prior) channelCounts[channel] = keys.length
   return { hits: leadWithNearDuplicates(reciprocalRankFusion(rankings), similarity), similarity, dense, feedback, channelCounts }
 }
 
