@@ -18,8 +18,7 @@
  * hub's /encode.
  *
  * Each part is an ONNX encoder folder of its own (encoder/lsa, encoder/subword); token vectors for
- * late-interaction reranking come from the part marked `tokens`. Where the folder carries a
- * document map (DocumentMap), the joined vector goes through it last.
+ * late-interaction reranking come from the part marked `tokens`.
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -64,43 +63,9 @@ export interface EnsemblePart {
   readonly fullAtWords?: number
 }
 
-/**
- * A linear map of the joined vector, learned by the pipeline from applications that share a main
- * CPC subgroup (pipeline/encoder/document-alignment.ts): `file` holds W, `dimensions` × `dimensions`
- * little-endian float32, row-major (out[r] = Σ_c W[r·D + c] · in[c]); the mapped vector is
- * normalised again. Absent in folders built before it, and where the corpus has too few
- * subgroups to learn it from.
- */
-export interface DocumentMap {
-  readonly file: string
-  readonly dimensions: number
-}
-
 export interface EnsembleSettings {
   readonly kind: "patent-ensemble"
   readonly parts: ReadonlyArray<EnsemblePart>
-  readonly map?: DocumentMap
-}
-
-const MAP_FILE = /^[a-z][a-z0-9-]{0,40}\.f32$/
-
-/** W · v normalised to unit length (zeros stay zeros). */
-export const applyDocumentMap = (w: Float32Array, v: Float32Array): Float32Array => {
-  const d = v.length
-  const out = new Float32Array(d)
-  let norm = 0
-  for (let r = 0; r < d; r++) {
-    let x = 0
-    const row = r * d
-    for (let c = 0; c < d; c++) x += w[row + c] * v[c]
-    out[r] = x
-    norm += x * x
-  }
-  if (norm > 0) {
-    const scale = 1 / Math.sqrt(norm)
-    for (let r = 0; r < d; r++) out[r] *= scale
-  }
-  return out
 }
 
 /**
@@ -155,8 +120,7 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
       /** The part's own tokeniser, to count a text's words where the part is marked fullAtWords. */
       readonly tokenizer?: PatentTokenizerSettings
     }>,
-    private readonly tokenPart: PatentTextEncoder,
-    private readonly map?: Float32Array
+    private readonly tokenPart: PatentTextEncoder
   ) {
     this.dimensions = parts.reduce((n, p) => n + p.encoder.dimensions, 0)
   }
@@ -197,23 +161,7 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
       throw e
     }
     const tokens = loaded[Math.max(0, settings.parts.findIndex((p) => p.tokens))].encoder
-    let map: Float32Array | undefined
-    if (settings.map !== undefined) {
-      const width = loaded.reduce((n, p) => n + p.encoder.dimensions, 0)
-      const fail = async (reason: string) => {
-        await Promise.allSettled(loaded.map((p) => p.encoder.close()))
-        return new EncoderLoadError({ folder, reason })
-      }
-      if (typeof settings.map.file !== "string" || !MAP_FILE.test(settings.map.file) || settings.map.dimensions !== width)
-        throw await fail(`tokenizer.json: map needs a plain .f32 file name and dimensions equal to the parts' width (${width})`)
-      const bytes = await fs.readFile(path.join(folder, settings.map.file)).catch(() => undefined)
-      if (!bytes || bytes.byteLength !== width * width * 4)
-        throw await fail(`${settings.map.file}: expected ${width} × ${width} float32 values (${width * width * 4} bytes), found ${bytes ? bytes.byteLength : "no file"}`)
-      // A copy, aligned for Float32Array whatever offset the file's buffer has.
-      map = new Float32Array(width * width)
-      new Uint8Array(map.buffer).set(bytes)
-    }
-    return new EnsembleTextEncoder(loaded, tokens, map)
+    return new EnsembleTextEncoder(loaded, tokens)
   }
 
   /** Each part's scale for one text (ensembleScales), counting words only for the marked parts. */
@@ -226,11 +174,7 @@ export class EnsembleTextEncoder implements PatentTextEncoder {
 
   async encode(texts: ReadonlyArray<string>): Promise<Float32Array[]> {
     const byPart = await Promise.all(this.parts.map((p) => p.encoder.encode(texts)))
-    const map = this.map
-    return texts.map((text, i) => {
-      const joined = joinVectors(byPart.map((vectors) => vectors[i]), this.scalesOf(text))
-      return map ? applyDocumentMap(map, joined) : joined
-    })
+    return texts.map((text, i) => joinVectors(byPart.map((vectors) => vectors[i]), this.scalesOf(text)))
   }
 
   encodeTokens(text: string): Promise<TokenVectors> {

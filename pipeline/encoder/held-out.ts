@@ -31,11 +31,3 @@ export const heldOutSplit = (symbol: string): "dev" | "test" | undefined => {
   if (!isHeldOutCpcSymbol(symbol)) return undefined
   return Math.floor(fnv1a(mainGroupOf(symbol)!) / heldOutShare) % 2 === 0 ? "dev" : "test"
 }
-
-/**
- * Whether an application is in the dev half of the held-out citation queries (bench/held-out.ts
- * splitOf: FNV-1a of the application number, even). What the encoder learns from applications'
- * own labels (document-alignment.ts) it learns from this half only, so the test split's query
- * documents never supervised the model that is scored on them.
- */
-export const isDevApplication = (appNum: string): boolean => fnv1a(appNum) % 2 === 0

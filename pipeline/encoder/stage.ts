@@ -27,9 +27,7 @@ import { Config, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { indexedText } from "../../core/encoder/document-text.ts"
-import { loadTextEncoder } from "../../core/encoder/encoder.ts"
 import { DEFAULT_SUBWORD_WEIGHT, ENSEMBLE_PARTS, type EnsembleSettings, LSA_FULL_AT_WORDS } from "../../core/encoder/ensemble-encoder.ts"
-import { DOCUMENT_MAP_FILE, learnDocumentMap } from "./document-alignment.ts"
 import { type Stage, StageError, type StageResult, stagePromise } from "../stages/Stage.ts"
 import { withTables } from "../stages/tables.ts"
 import { readManifest } from "../../core/artifacts/versions.ts"
@@ -282,8 +280,7 @@ const trainLsa = (workDir: string, progress: Progress, into = encoderFolder) =>
  * Both encoders, side by side under encoder/lsa and encoder/subword, and an ensemble settings file
  * naming them with their weights (core/encoder/ensemble-encoder.ts): LSA carries the retrieval
  * signal of the corpus's own co-occurrences, the subword model knows every word and its pieces;
- * LSA has its whole weight only from LSA_FULL_AT_WORDS words on. Last, the document map learned
- * from applications sharing a subgroup (document-alignment.ts), where the corpus supports one.
+ * LSA has its whole weight only from LSA_FULL_AT_WORDS words on.
  */
 const trainEnsemble = async (workDir: string, progress: Progress, options: Partial<SubwordTrainingOptions>): Promise<StageResult> => {
   const lsa = await trainLsa(workDir, progress, `${encoderFolder}/${ENSEMBLE_PARTS.lsa}`)
@@ -295,31 +292,11 @@ const trainEnsemble = async (workDir: string, progress: Progress, options: Parti
       { folder: ENSEMBLE_PARTS.subword, weight: DEFAULT_SUBWORD_WEIGHT, tokens: false }
     ]
   }
-  const folder = path.join(workDir, encoderFolder)
-  await fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify(settings, null, 2))
-  // The map is learned from the ensemble's own vectors, so it comes after both parts are written.
-  progress.info("encoder: learning the document map from applications sharing a main CPC subgroup")
-  const learned = await withTables(workDir, async (conn) => {
-    const ensemble = await loadTextEncoder(folder)
-    try {
-      return await learnDocumentMap(conn, ensemble, folder, DOCUMENT_MAP_FILE)
-    } finally {
-      await ensemble.close()
-    }
-  })
-  if (learned._tag === "Learned")
-    await fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify({ ...settings, map: { file: learned.file, dimensions: learned.dimensions } } satisfies EnsembleSettings, null, 2))
+  await fs.writeFile(path.join(workDir, encoderFolder, "tokenizer.json"), JSON.stringify(settings, null, 2))
   return {
-    outputs: [...lsa.outputs, ...subword.outputs, `${encoderFolder}/tokenizer.json`, ...(learned._tag === "Learned" ? [`${encoderFolder}/${learned.file}`] : [])],
+    outputs: [...lsa.outputs, ...subword.outputs, `${encoderFolder}/tokenizer.json`],
     rowCounts: { encoder_vocabulary: (lsa.rowCounts.encoder_vocabulary ?? 0) + (subword.rowCounts.encoder_vocabulary ?? 0) },
-    notes: [
-      ...(lsa.notes ?? []),
-      ...(subword.notes ?? []),
-      `ensemble: LSA weight ${settings.parts[0].weight} (all of it from ${LSA_FULL_AT_WORDS} words), subword weight ${settings.parts[1].weight}`,
-      learned._tag === "Learned"
-        ? `document map (${learned.dimensions} wide) learned from ${learned.related} pairs of dev-half applications sharing a main CPC subgroup (${learned.subgroups} subgroups, ${learned.documents} documents) against ${learned.unrelated} random pairs`
-        : `no document map: ${learned.reason}`
-    ]
+    notes: [...(lsa.notes ?? []), ...(subword.notes ?? []), `ensemble: LSA weight ${settings.parts[0].weight} (all of it from ${LSA_FULL_AT_WORDS} words), subword weight ${settings.parts[1].weight}`]
   }
 }
 

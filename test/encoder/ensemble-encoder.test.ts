@@ -8,7 +8,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
-import { applyDocumentMap, ENSEMBLE_PARTS, ensembleScales, type EnsembleSettings, joinVectors } from "../../core/encoder/ensemble-encoder.ts"
+import { ENSEMBLE_PARTS, ensembleScales, type EnsembleSettings, joinVectors } from "../../core/encoder/ensemble-encoder.ts"
 import { countPatentWords } from "../../core/text/tokenize.ts"
 import { saveLsaEncoder, saveSubwordEncoder } from "../../pipeline/encoder/save.ts"
 import { projectSubwordText, trainSubwordEncoder, type TrainedSubwordEncoder } from "../../pipeline/encoder/subword-train.ts"
@@ -159,60 +159,6 @@ describe("the ensemble encoder", () => {
     ]
     await fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify({ kind: "patent-ensemble", parts } satisfies EnsembleSettings))
     await expect(loadTextEncoder(folder)).rejects.toThrow(/subword has fullAtWords/)
-  })
-
-  it("sends the joined vector through the document map last, to unit length, where the folder has one", async () => {
-    const folder = path.join(dir, "mapped")
-    await fs.mkdir(folder)
-    for (const part of [ENSEMBLE_PARTS.lsa, ENSEMBLE_PARTS.subword])
-      await fs.cp(path.join(dir, "encoder", part), path.join(folder, part), { recursive: true })
-    const d = ensemble.dimensions
-    // A map that keeps the first half of the directions, reversed in order, and drops the rest.
-    const w = new Float32Array(d * d)
-    for (let r = 0; r < d / 2; r++) w[r * d + (d - 1 - r)] = 1 + r / d
-    await fs.writeFile(path.join(folder, "document-map.f32"), new Uint8Array(w.buffer))
-    const parts = [
-      { folder: ENSEMBLE_PARTS.lsa, weight: 1 - SUBWORD_WEIGHT, tokens: true },
-      { folder: ENSEMBLE_PARTS.subword, weight: SUBWORD_WEIGHT, tokens: false }
-    ]
-    await fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify({ kind: "patent-ensemble", parts, map: { file: "document-map.f32", dimensions: d } } satisfies EnsembleSettings))
-    const mapped = await loadTextEncoder(folder)
-    try {
-      const texts = [abstracts[0], titles[1], "zyxoquatronic flibbertigibbet"]
-      const [m, plain] = await Promise.all([mapped.encode(texts), ensemble.encode(texts)])
-      for (const [i, v] of m.entries()) {
-        const expected = applyDocumentMap(w, plain[i])
-        expect(v.reduce((x, y, k) => Math.max(x, Math.abs(y - expected[k])), 0)).toBeLessThan(1e-6)
-        expect(Math.sqrt(dot(v, v))).toBeCloseTo(1, 5)
-        // What the map drops is gone: the second half of the directions is zero.
-        expect(v.subarray(Math.ceil(d / 2)).every((x) => x === 0)).toBe(true)
-      }
-      // Token vectors for reranking are the part's own, untouched by the map.
-      const [[a], [b]] = await Promise.all([mapped.encodeTokensBatch([abstracts[0]]), ensemble.encodeTokensBatch([abstracts[0]])])
-      expect(a.tokens).toEqual(b.tokens)
-    } finally {
-      await mapped.close()
-    }
-  })
-
-  it("refuses a document map whose size does not match the parts' width", async () => {
-    const folder = path.join(dir, "bad-map")
-    await fs.mkdir(folder)
-    for (const part of [ENSEMBLE_PARTS.lsa, ENSEMBLE_PARTS.subword])
-      await fs.cp(path.join(dir, "encoder", part), path.join(folder, part), { recursive: true })
-    const d = ensemble.dimensions
-    await fs.writeFile(path.join(folder, "document-map.f32"), new Uint8Array(4 * d * (d - 1)))
-    const parts = [
-      { folder: ENSEMBLE_PARTS.lsa, weight: 1, tokens: true },
-      { folder: ENSEMBLE_PARTS.subword, weight: 1, tokens: false }
-    ]
-    const write = (map: unknown) => fs.writeFile(path.join(folder, "tokenizer.json"), JSON.stringify({ kind: "patent-ensemble", parts, map }))
-    await write({ file: "document-map.f32", dimensions: d })
-    await expect(loadTextEncoder(folder)).rejects.toThrow(/document-map\.f32: expected/)
-    await write({ file: "document-map.f32", dimensions: d + 1 })
-    await expect(loadTextEncoder(folder)).rejects.toThrow(/dimensions equal to the parts' width/)
-    await write({ file: "../document-map.f32", dimensions: d })
-    await expect(loadTextEncoder(folder)).rejects.toThrow(/plain \.f32 file name/)
   })
 
   it("refuses settings that name a folder outside the encoder", async () => {
