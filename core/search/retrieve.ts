@@ -251,7 +251,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     const seeds = trusted ? seedsOf(fused, denseHits, weights) : seedsOf(fused.filter((k) => !denseKeys.has(k)), [], weights)
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
     // The dense hits the text matches well: the graph corroborates them at full weight, and only they get the prior.
-    const wellMatched = withinFloor([...denseKeys], denseHits, weights.corroborationFloor)
+    const wellMatched = withinFloor(denseHits.map((h) => h.key), denseHits, weights.corroborationFloor)
     // What another channel ranked, less the dense hits under the corroboration floor (lexical-only keys pass).
     const corroborated = new Set([...wellMatched, ...(lexical ?? []).filter((k) => !denseKeys.has(k))])
     rankings.push({ channel: "citations", keys: hits.map((h) => h.key), weight: weights.citations, weightOf: (k) => (corroborated.has(k) ? weights.citations : weights.citationsOnly) })
