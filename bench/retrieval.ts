@@ -37,13 +37,19 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only | --synthetic-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-phrase-weight 0,0.5,1] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-phrase-weight 0,0.5,1] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]] [--fit-fusion]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
  * tunePlainSearch); prints every trial and exits. --tune-start '{"seedFloor":0.8}' starts the ascent from
  * RETRIEVAL_WEIGHTS with those fields changed; --tune-rounds sets how many times it goes round;
  * --tune-only feedbackFloor,weakHead tries only the knobs named (the others stay where they start).
+ * Plain search ranks by the fusion model, so `citations`, `citationsOnly` and `citedBy` only move
+ * it with --tune-start '{"fusionModel":null}' (rank fusion, as hybrid search uses).
+ *
+ * --fit-fusion: refits the fusion model (core/search/learned-fusion.ts) on the synthetic corpus's
+ * dev split and prints its weights beside rank fusion's and the shipped model's dev figures (see
+ * fitFusion); it was fitted with --queries 1000.
  *
  * --tune-ensemble (each corpus, ensemble encoder only): re-weights the ensemble's two parts in-process
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
@@ -77,6 +83,8 @@ import { compileFilter, ymd } from "../core/search/filters.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
 import { applyRerank, type Channels, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
 import { citedReferences, shortQuery, type Split, splitOf } from "./held-out.ts"
+import { fitFusionModel } from "./fusion-fit.ts"
+import { fusionFeatures } from "../core/search/learned-fusion.ts"
 import { printTable, writeResult } from "./report.ts"
 import { openSearchTables } from "./search-tables.ts"
 import { startWarmHub } from "./warm-hub.ts"
@@ -102,6 +110,7 @@ const { values } = parseArgs({
     "tune-phrase-weight": { type: "string" },
     "tune-frequencies": { type: "string" },
     "tune-plain": { type: "boolean", default: false },
+    "fit-fusion": { type: "boolean", default: false },
     "tune-start": { type: "string" },
     "tune-rounds": { type: "string", default: "2" },
     "tune-only": { type: "string" }
@@ -804,7 +813,41 @@ const latency = async (versionDir: string) => {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * --fit-fusion: fits plain search's fusion model (core/search/learned-fusion.ts) on the DEV split
+ * of the synthetic corpus's long held-out queries, every candidate plain search scores a row,
+ * and prints the weights with dev recall@100 / MRR under rank fusion, the shipped model and the
+ * fitted one. Writes nothing; the weights are set in core/search/learned-fusion.ts and reported on
+ * the test splits by a normal run. Only the synthetic corpus: the sample's graph is nearly empty
+ * once its held-out queries' edges are dropped, so it cannot inform the graph's weights.
+ */
+const fitFusion = async (c: Awaited<ReturnType<typeof heldOut>>) => {
+  const plain = CONFIGS.find((x) => x.name === "dense+citations")!
+  const dev = c.queries.filter((q) => q.split === "dev")
+  const x: number[][] = []
+  const cited: boolean[] = []
+  for (const q of dev)
+    await retrieve(c.state, {
+      vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: plain.channels, accepts: admitted(c.state.corpus, q, "long"),
+      onEvidence: (key, e) => (x.push(fusionFeatures(e)), cited.push(q.relevant.has(key)))
+    })
+  const fitted = fitFusionModel({ x, cited })
+  process.stdout.write(`${dev.length} dev queries, ${x.length} candidates, ${cited.filter(Boolean).length} cited\nfitted weights: [${fitted.weights.map((w) => w.toFixed(4)).join(", ")}]\n`)
+  for (const [name, weights] of [["rank fusion", { ...RETRIEVAL_WEIGHTS, fusionModel: undefined }], ["shipped model", RETRIEVAL_WEIGHTS], ["fitted model", { ...RETRIEVAL_WEIGHTS, fusionModel: fitted }]] as const) {
+    const sum = new Judged()
+    for (const q of dev) sum.add((await retrieve(c.state, { vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: plain.channels, accepts: admitted(c.state.corpus, q, "long"), weights })).hits.map((h) => h.key), q.relevant)
+    const m = sum.means()
+    process.stdout.write(`${name}: dev recall@100 ${m.recallAt100.toFixed(3)}, MRR ${m.mrr.toFixed(3)}\n`)
+  }
+}
+
 const f3 = (x: number) => x.toFixed(3)
+if (values["fit-fusion"]) {
+  const c = await heldOut("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
+  await fitFusion(c)
+  c.hub.stop()
+  process.exit(0)
+}
 if (values["tune-plain"]) {
   const corpora = [await heldOut("sample (grants)", await sampleDir())]
   if (!values["sample-only"]) corpora.push(await heldOut("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"]))))

@@ -123,7 +123,7 @@ const SearchResult = DeclaredStruct({
   description_text: Schema.optional(Schema.Null).annotations({ description: "Always null: results carry no specification body" }),
   rank: Schema.optional(Schema.Number),
   score: Schema.optional(Schema.Number).annotations({ description: "Fused score the ranking is by" }),
-  similarity: Schema.optional(Rank).annotations({ description: "Cosine similarity of the reference's vector to the query, where the dense retriever scored it" }),
+  similarity: Schema.optional(Rank).annotations({ description: "Cosine similarity of the reference's vector to the query, where it has one (the citation graph's finds included)" }),
   ranks: Schema.optional(
     DeclaredStruct({ dense: Rank, citations: Rank, lexical: Rank, rerank: Schema.optional(Rank) }).annotations({
       description: "The reference's rank in each retriever (null where that retriever did not find it)"

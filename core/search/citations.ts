@@ -129,6 +129,17 @@ export class CitationGraph {
     return this.backward.offsets[key + 1] - this.backward.offsets[key]
   }
 
+  /** The largest of `scores` over the applications `key` cites or is cited by; undefined when none has one. */
+  nearestLinked(key: number, scores: ReadonlyMap<number, number>): number | undefined {
+    let best: number | undefined
+    for (const g of [this.forward, this.backward])
+      for (let j = g.offsets[key]; j < g.offsets[key + 1]; j++) {
+        const s = scores.get(g.targets[j])
+        if (s !== undefined && (best === undefined || s > best)) best = s
+      }
+    return best
+  }
+
   /** Candidates ranked by citation evidence from the seeds (best first), `depth` at most. */
   expand(seeds: ReadonlyArray<number>, depth: number, accepts: (key: number) => boolean = () => true, paths: PathWeights = PATH_WEIGHTS): Scored[] {
     const touched: number[] = []

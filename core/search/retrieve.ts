@@ -1,5 +1,8 @@
 /**
- * One retrieval: the enabled channels each rank up to `pool` keys, then reciprocal-rank fusion.
+ * One retrieval: the enabled channels each rank up to `pool` keys, then they are combined: plain
+ * search (dense + citations) by a fusion model fitted on held-out citations (learned-fusion.ts),
+ * which also scores the graph's finds from every dense hit (the query's neighbourhood) and reads
+ * the cosine of each find; hybrid search by reciprocal-rank fusion, as described below.
  *
  *   dense      cosine k-NN of the query vector (always, unless only BM25 is asked for), then
  *              again with pseudo-relevance feedback from the first round's best documents
@@ -14,6 +17,8 @@
  *   citedBy    with the citation channel, a prior rather than a channel: the dense hits within
  *              `corroborationFloor` of the best, ranked by how often the corpus cites them
  *
+ * (`citations`, `citationsOnly` and `citedBy` are rank fusion's: the fusion model weighs that evidence itself.)
+ *
  * Every channel sees the same admission predicate (filters, held-out exclusions), so a filter
  * never lets a reference in through the side door of another channel.
  */
@@ -21,6 +26,7 @@ import { type CitationGraph, PATH_WEIGHTS, type PathWeights } from "./citations.
 import type { DenseChannel, DenseResult } from "./dense.ts"
 import { FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT, rocchioQuery } from "./feedback.ts"
 import { type ChannelRanking, type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
+import { type CandidateEvidence, type FusionModel, FUSION_MODEL, fusionScore } from "./learned-fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
 import type { Scored } from "./top-k.ts"
 
@@ -83,6 +89,13 @@ export interface RetrievalWeights {
    */
   readonly citedBy: number
   readonly paths: PathWeights
+  /**
+   * Plain search (dense + citations, no lexical channel) ranks its candidates by this model
+   * (learned-fusion.ts) rather than by reciprocal-rank fusion; undefined: rank fusion, as hybrid
+   * search always does (the model was fitted without a lexical channel). With a model,
+   * `citations`, `citationsOnly` and `citedBy` play no part: the model weighs that evidence itself.
+   */
+  readonly fusionModel?: FusionModel
 }
 /**
  * Chosen by coordinate ascent on the development splits of the sample's and the 100k synthetic
@@ -146,7 +159,8 @@ export const RETRIEVAL_WEIGHTS: RetrievalWeights = {
   weakHead: 0,
   corroborationFloor: 0.9,
   citedBy: 1,
-  paths: PATH_WEIGHTS
+  paths: PATH_WEIGHTS,
+  fusionModel: FUSION_MODEL
 }
 /** Candidates the late-interaction reranker rescored. */
 export const RERANK_DEPTH = 50
@@ -169,6 +183,8 @@ export interface RetrievalRequest {
   readonly feedback?: boolean
   /** Benchmarks only: weights other than RETRIEVAL_WEIGHTS. */
   readonly weights?: RetrievalWeights
+  /** Benchmarks only (bench/retrieval.ts --fit-fusion): told what the channels said about each candidate a fusion model scores. */
+  readonly onEvidence?: (key: number, evidence: CandidateEvidence) => void
 }
 
 export interface Retrieval {
@@ -180,6 +196,8 @@ export interface Retrieval {
   readonly feedback: ReadonlyArray<number>
   /** How many candidates each channel ranked. */
   readonly channelCounts: Record<string, number>
+  /** How the channels' rankings were combined: by the fusion model (plain search) or by reciprocal rank. */
+  readonly fusion: "model" | "rank"
 }
 
 export interface RetrievalParts {
@@ -217,6 +235,8 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   if (r.channels.dense && r.vector) dense = parts.dense.search(r.vector, { depth: pool, accepts, filtered: r.filtered })
   if (lexicalSearch) lexical = (await lexicalSearch).map((h) => h.key)
   let feedback: number[] = []
+  // The vector the dense channel last searched with (the query, or the query moved by feedback).
+  let searched = r.vector
   // Whether the first dense round is strong enough to feed back and to seed the graph (weights.weakHead).
   let trusted = true
   if (dense) {
@@ -229,7 +249,8 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
       const best = await parts.dense.vectorsOf(chosen)
       if (best.size > 0) {
         feedback = chosen.filter((k) => best.has(k))
-        dense = parts.dense.search(rocchioQuery(r.vector!, feedback.map((k) => best.get(k)!), weights.feedback), { depth: pool, accepts, filtered: r.filtered })
+        searched = rocchioQuery(r.vector!, feedback.map((k) => best.get(k)!), weights.feedback)
+        dense = parts.dense.search(searched, { depth: pool, accepts, filtered: r.filtered })
         // Reported similarity stays the cosine to the searcher's own query.
         similarity.clear()
         const hitVectors = await parts.dense.vectorsOf(dense.hits.map((h) => h.key))
@@ -252,6 +273,12 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
     // The dense hits the text matches well: the graph corroborates them at full weight, and only they get the prior.
     const wellMatched = withinFloor(denseHits.map((h) => h.key), denseHits, weights.corroborationFloor)
+    if (weights.fusionModel && !lexical && searched) {
+      const learned = await learnedFusion(parts, { model: weights.fusionModel, query: r.vector!, searched, denseHits, graphHits: hits, neighbours: trusted ? denseHits : [], wellMatched, pool, accepts, weights, similarity, onEvidence: r.onEvidence })
+      channelCounts.dense = denseHits.length
+      channelCounts.citations = learned.graphFinds
+      return { hits: leadWithNearDuplicates(learned.hits, similarity), similarity, dense, feedback, channelCounts, fusion: "model" }
+    }
     // What another channel ranked, less the dense hits under the corroboration floor (lexical-only keys pass).
     const corroborated = new Set([...wellMatched, ...(lexical ?? []).filter((k) => !denseKeys.has(k))])
     rankings.push({ channel: "citations", keys: hits.map((h) => h.key), weight: weights.citations, weightOf: (k) => (corroborated.has(k) ? weights.citations : weights.citationsOnly) })
@@ -259,7 +286,75 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     if (weights.citedBy > 0 && wellMatched.length > 0) rankings.push({ channel: "citedBy", ...citedByRanking(parts.graph, wellMatched), weight: weights.citedBy, prior: true })
   }
   for (const { channel, keys, prior } of rankings) if (!prior) channelCounts[channel] = keys.length
-  return { hits: leadWithNearDuplicates(reciprocalRankFusion(rankings), similarity), similarity, dense, feedback, channelCounts }
+  return { hits: leadWithNearDuplicates(reciprocalRankFusion(rankings), similarity), similarity, dense, feedback, channelCounts, fusion: "rank" }
+}
+
+/**
+ * Plain search's ranking by a fusion model (RetrievalWeights.fusionModel): the candidates are the
+ * dense hits, the citation channel's finds from the confident seeds (`graphHits`), and the graph's
+ * finds from every dense hit (the query's neighbourhood); each is scored by the model from its
+ * ranks, its cosine (read from its vector for the graph's finds the dense channel did not return:
+ * they gain a reported similarity too) and how often the corpus cites it. A candidate's citation
+ * rank is the confident seeds' where they found it, else the neighbourhood's.
+ */
+const learnedFusion = async (
+  parts: RetrievalParts,
+  o: {
+    readonly model: FusionModel
+    readonly query: Float32Array
+    readonly searched: Float32Array
+    readonly denseHits: ReadonlyArray<Scored>
+    readonly graphHits: ReadonlyArray<Scored>
+    /** The dense hits that seed the neighbourhood's expansion (none when the first round was weak, as for the seeds). */
+    readonly neighbours: ReadonlyArray<Scored>
+    readonly wellMatched: ReadonlyArray<number>
+    readonly pool: number
+    readonly accepts: (key: number) => boolean
+    readonly weights: RetrievalWeights
+    readonly similarity: Map<number, number>
+    readonly onEvidence?: (key: number, evidence: CandidateEvidence) => void
+  }
+): Promise<{ hits: FusedHit[]; graphFinds: number }> => {
+  const graph = parts.graph!
+  const neighbourhood = o.neighbours.length > 0 ? graph.expand(o.neighbours.map((h) => h.key), o.pool, o.accepts, o.weights.paths) : []
+  const rankIn = (hits: ReadonlyArray<Scored>) => new Map(hits.map((h, i) => [h.key, i + 1]))
+  const denseRank = rankIn(o.denseHits)
+  const graphRank = rankIn(o.graphHits)
+  const neighbourhoodRank = rankIn(neighbourhood)
+  const best = bestOf(o.denseHits)
+  const cosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
+  const unseen = [...new Set([...o.graphHits, ...neighbourhood].map((h) => h.key))].filter((k) => !cosine.has(k))
+  const vectors = await parts.dense.vectorsOf(unseen)
+  for (const [key, v] of vectors) {
+    cosine.set(key, cosineToUnit(o.searched, v))
+    o.similarity.set(key, cosineToUnit(o.query, v))
+  }
+  // A find with no vector (no text to encode) is taken to be as close as the nearest dense hit it
+  // is linked to, citing or cited: the graph found it through them, and 0 would rank it as unrelated.
+  const denseCosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
+  for (const key of unseen) if (!vectors.has(key)) cosine.set(key, graph.nearestLinked(key, denseCosine) ?? 0)
+  const well = new Set(o.wellMatched)
+  const hits = [...new Set([...denseRank.keys(), ...graphRank.keys(), ...neighbourhoodRank.keys()])].map((key): FusedHit & { dense: number } => {
+    const dense = denseRank.get(key)
+    const citations = graphRank.get(key) ?? neighbourhoodRank.get(key)
+    const evidence: CandidateEvidence = {
+      denseRank: dense,
+      // A best score of 0 or less is no match at all: every share is then 0.
+      cosineShare: best > 0 ? (cosine.get(key) ?? 0) / best : 0,
+      graphRank: graphRank.get(key),
+      neighbourhoodRank: neighbourhoodRank.get(key),
+      citedBy: graph.citedByCount(key),
+      wellMatched: well.has(key)
+    }
+    o.onEvidence?.(key, evidence)
+    const score = fusionScore(o.model, evidence)
+    const ranks: Record<string, number> = {}
+    if (dense !== undefined) ranks.dense = dense
+    if (citations !== undefined) ranks.citations = citations
+    return { key, score, ranks, legs: Object.keys(ranks).length, dense: dense ?? Infinity }
+  })
+  hits.sort((a, b) => b.score - a.score || a.dense - b.dense || a.key - b.key)
+  return { hits: hits.map(({ dense: _, ...h }) => h), graphFinds: new Set([...graphRank.keys(), ...neighbourhoodRank.keys()]).size }
 }
 
 /**

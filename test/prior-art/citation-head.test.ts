@@ -69,12 +69,15 @@ describe("plain search's head against a family reached from weak seeds", () => {
   })
 })
 
-describe("the graph's corroboration of a dense hit", () => {
+/** Rank fusion, as hybrid search fuses (plain search ranks by the fusion model: learned-fusion.test.ts). */
+const RANK_FUSION = { ...RETRIEVAL_WEIGHTS, fusionModel: undefined }
+
+describe("the graph's corroboration of a dense hit (rank fusion)", () => {
   // The query points at 0°: keys 0–2 match it well (10°, 12°, 14°), key 3 weakly (50°: a cosine of
   // 0.64, under 0.9 of the best). Key 0 cites keys 2 and 3, so the graph votes for both.
   const angles = [10, 12, 14, 50]
   const corroboration = { dense: channelOver(angles), graph: new CitationGraph(4, [{ citing: 0, cited: 2, examiner: true }, { citing: 0, cited: 3, examiner: true }]) }
-  const search = (weights = RETRIEVAL_WEIGHTS) =>
+  const search = (weights = RANK_FUSION) =>
     retrieve(corroboration, { vector: Float32Array.from(unitAt(0)), text: "", depth: 4, channels: plain, feedback: false, weights })
   const scoreOf = (r: Awaited<ReturnType<typeof search>>, key: number) => r.hits.find((h) => h.key === key)!.score
   const graphRank = (r: Awaited<ReturnType<typeof search>>, key: number) => r.hits.find((h) => h.key === key)!.ranks.citations!
@@ -88,7 +91,7 @@ describe("the graph's corroboration of a dense hit", () => {
   })
 
   it("without the floor gives the weak hit the full weight", async () => {
-    const r = await search({ ...RETRIEVAL_WEIGHTS, corroborationFloor: 0 })
+    const r = await search({ ...RANK_FUSION, corroborationFloor: 0 })
     // With no floor the prior covers every dense hit too: keys 2 and 3 are cited once each and share its rank 1.
     expect(scoreOf(r, 3)).toBeCloseTo(1 / (RRF_K + 4) + RETRIEVAL_WEIGHTS.citations / (RRF_K + graphRank(r, 3)) + RETRIEVAL_WEIGHTS.citedBy / (RRF_K + 1))
   })

@@ -46,7 +46,7 @@ describe("a prior in the fusion", () => {
   })
 })
 
-describe("plain search with the forward-citation prior", () => {
+describe("rank fusion with the forward-citation prior", () => {
   // The query points at 0°. Keys 0 and 1 match it alike (10°, 10.5°), key 2 weakly (60°). Keys
   // 3–8 point away (170°–175°) and cite: key 1 three times, key 2 six times, key 0 never.
   const angles = [10, 10.5, 60, 170, 171, 172, 173, 174, 175]
@@ -56,7 +56,7 @@ describe("plain search with the forward-citation prior", () => {
   ]
   const parts = { dense: channelOver(angles), graph: new CitationGraph(angles.length, edges) }
   const search = (citedBy: number) =>
-    retrieve(parts, { vector: Float32Array.from(unitAt(0)), text: "", depth: 9, channels: plain, feedback: false, weights: { ...RETRIEVAL_WEIGHTS, citedBy } })
+    retrieve(parts, { vector: Float32Array.from(unitAt(0)), text: "", depth: 9, channels: plain, feedback: false, weights: { ...RETRIEVAL_WEIGHTS, fusionModel: undefined, citedBy } })
   const position = (r: Awaited<ReturnType<typeof search>>, key: number) => r.hits.findIndex((h) => h.key === key)
 
   it("puts the cited one of two equally matched documents first", async () => {

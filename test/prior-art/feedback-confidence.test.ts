@@ -50,11 +50,14 @@ describe("feedback and seeds from a weak, flat first round", () => {
 
   it("seeds the citation graph from none of its hits, so the head is dense alone's", async () => {
     const alone = await retrieve(parts, { vector: query, text: "", depth: 10, channels: denseOnly, feedback: false })
-    const r = await retrieve(parts, { vector: query, text: "", depth: 10, channels: plain, weights: gated })
-    expect(r.hits.some((h) => FAMILY.includes(h.key))).toBe(false)
-    expect(r.hits.slice(0, 8).map((h) => h.key)).toEqual(alone.hits.slice(0, 8).map((h) => h.key))
-    // With the gate off, the graph-only family enters the head between the dense hits.
-    const ungated = await retrieve(parts, { vector: query, text: "", depth: 10, channels: plain, weights: { ...RETRIEVAL_WEIGHTS, weakHead: 0 } })
+    // Under the fusion model (plain search) and under rank fusion (hybrid's) alike.
+    for (const weights of [gated, { ...gated, fusionModel: undefined }]) {
+      const r = await retrieve(parts, { vector: query, text: "", depth: 10, channels: plain, weights })
+      expect(r.hits.some((h) => FAMILY.includes(h.key))).toBe(false)
+      expect(r.hits.slice(0, 8).map((h) => h.key)).toEqual(alone.hits.slice(0, 8).map((h) => h.key))
+    }
+    // With the gate off, rank fusion lets the graph-only family into the head between the dense hits.
+    const ungated = await retrieve(parts, { vector: query, text: "", depth: 10, channels: plain, weights: { ...RETRIEVAL_WEIGHTS, weakHead: 0, fusionModel: undefined } })
     expect(ungated.hits.slice(0, 8).some((h) => FAMILY.includes(h.key))).toBe(true)
   })
 })
