@@ -322,7 +322,8 @@ const learnedFusion = async (
   const graphRank = rankIn(o.graphHits)
   const neighbourhoodRank = rankIn(neighbourhood)
   const best = bestOf(o.denseHits)
-  const cosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
+  const denseCosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
+  const cosine = new Map(denseCosine)
   const unseen = [...new Set([...o.graphHits, ...neighbourhood].map((h) => h.key))].filter((k) => !cosine.has(k))
   const vectors = await parts.dense.vectorsOf(unseen)
   for (const [key, v] of vectors) {
@@ -331,7 +332,6 @@ const learnedFusion = async (
   }
   // A find with no vector (no text to encode) is taken to be as close as the nearest dense hit it
   // is linked to, citing or cited: the graph found it through them, and 0 would rank it as unrelated.
-  const denseCosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
   for (const key of unseen) if (!vectors.has(key)) cosine.set(key, graph.nearestLinked(key, denseCosine) ?? 0)
   const well = new Set(o.wellMatched)
   const hits = [...new Set([...denseRank.keys(), ...graphRank.keys(), ...neighbourhoodRank.keys()])].map((key): FusedHit & { dense: number } => {
