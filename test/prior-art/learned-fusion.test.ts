@@ -65,6 +65,14 @@ describe("plain search ranked by the model", () => {
     expect(nine?.ranks.citations).toBeGreaterThan(0)
     expect(r.similarity.get(9)).toBeCloseTo(Math.cos((80 * Math.PI) / 180), 5)
   })
+
+  it("reports each citation rank once, the confident head's finds before the neighbourhood's", async () => {
+    const r = await search()
+    const ranks = r.hits.map((h) => h.ranks.citations).filter((x) => x !== undefined)
+    expect(new Set(ranks).size).toBe(ranks.length)
+    expect([...ranks].sort((a, b) => a - b)).toEqual(ranks.map((_, i) => i + 1))
+    expect(r.channelCounts.citations).toBe(ranks.length)
+  })
 })
 
 describe("fitting the model (bench/retrieval.ts --fit-fusion)", () => {
