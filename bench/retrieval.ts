@@ -824,18 +824,16 @@ const latency = async (versionDir: string) => {
 const fitFusion = async (c: Awaited<ReturnType<typeof heldOut>>) => {
   const plain = CONFIGS.find((x) => x.name === "dense+citations")!
   const dev = c.queries.filter((q) => q.split === "dev")
+  const search = (q: HeldOutQuery, weights: RetrievalWeights, onEvidence?: Parameters<typeof retrieve>[1]["onEvidence"]) =>
+    retrieve(c.state, { vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: plain.channels, accepts: admitted(c.state.corpus, q, "long"), weights, onEvidence })
   const x: number[][] = []
   const cited: boolean[] = []
-  for (const q of dev)
-    await retrieve(c.state, {
-      vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: plain.channels, accepts: admitted(c.state.corpus, q, "long"),
-      onEvidence: (key, e) => (x.push(fusionFeatures(e)), cited.push(q.relevant.has(key)))
-    })
+  for (const q of dev) await search(q, RETRIEVAL_WEIGHTS, (key, e) => (x.push(fusionFeatures(e)), cited.push(q.relevant.has(key))))
   const fitted = fitFusionModel({ x, cited })
   process.stdout.write(`${dev.length} dev queries, ${x.length} candidates, ${cited.filter(Boolean).length} cited\nfitted weights: [${fitted.weights.map((w) => w.toFixed(4)).join(", ")}]\n`)
   for (const [name, weights] of [["rank fusion", { ...RETRIEVAL_WEIGHTS, fusionModel: undefined }], ["shipped model", RETRIEVAL_WEIGHTS], ["fitted model", { ...RETRIEVAL_WEIGHTS, fusionModel: fitted }]] as const) {
     const sum = new Judged()
-    for (const q of dev) sum.add((await retrieve(c.state, { vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: plain.channels, accepts: admitted(c.state.corpus, q, "long"), weights })).hits.map((h) => h.key), q.relevant)
+    for (const q of dev) sum.add((await search(q, weights)).hits.map((h) => h.key), q.relevant)
     const m = sum.means()
     process.stdout.write(`${name}: dev recall@100 ${m.recallAt100.toFixed(3)}, MRR ${m.mrr.toFixed(3)}\n`)
   }

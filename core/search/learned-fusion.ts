@@ -14,6 +14,8 @@
  * corpus cites a candidate, all at once.
  */
 
+import { RRF_K } from "./fusion.ts"
+
 /** What the channels say about one candidate. */
 export interface CandidateEvidence {
   /** 1-based rank among the dense hits; undefined when dense search did not return it. */
@@ -22,7 +24,7 @@ export interface CandidateEvidence {
   readonly cosineShare: number
   /** 1-based rank in the citation channel seeded by the confident head (retrieve.ts seedsOf). */
   readonly graphRank?: number
-  /** 1-based rank in the citation graph expanded from every dense hit. */
+  /** 1-based rank in the citation graph expanded from the query's neighbourhood (RetrievalWeights.neighbourhoodFloor). */
   readonly neighbourhoodRank?: number
   /** Applications of the corpus that cite it. */
   readonly citedBy: number
@@ -52,7 +54,7 @@ export const FUSION_FEATURES = [
 export const CITED_BY_CAP = 16
 
 /** A rank's vote as reciprocal-rank fusion counts it, so the model starts from the same scale. */
-const vote = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (60 + rank))
+const vote = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (RRF_K + rank))
 
 export const fusionFeatures = (e: CandidateEvidence): number[] => {
   const logCitedBy = Math.log1p(Math.min(e.citedBy, CITED_BY_CAP))

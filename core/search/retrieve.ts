@@ -335,7 +335,7 @@ const learnedFusion = async (
   const best = bestOf(o.denseHits)
   const denseCosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
   const cosine = new Map(denseCosine)
-  const unseen = [...new Set([...o.graphHits, ...neighbourhood].map((h) => h.key))].filter((k) => !cosine.has(k))
+  const unseen = [...citationRank.keys()].filter((k) => !cosine.has(k))
   const vectors = await parts.dense.vectorsOf(unseen)
   for (const [key, v] of vectors) {
     cosine.set(key, cosineToUnit(o.searched, v))
