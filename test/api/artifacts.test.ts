@@ -2,13 +2,14 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "../../api/artifacts/ArtifactStore.ts"
 import { Settings } from "../../api/config.ts"
 import { settingsWith } from "../../api/server.ts"
 import { call, startTestServer, tempDir, type TestServer } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let linkDir: string
 let server: TestServer
 

@@ -8,15 +8,16 @@
  * (`additionalProperties` given as a schema: "further fields may follow", SPEC 2.11) stay open.
  */
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { routeExamples } from "../../api/docs/examples.ts"
 import { routeTable } from "../../api/http/route-table.ts"
 import { startPriorArt, type PriorArtFixture } from "../prior-art/support.ts"
 import { call, type TestServer } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
 type Json = Record<string, any>
 
-const artifactsDir = inject("sampleArtifacts")
+const artifactsDir = await sampleArtifacts()
 let fixture: PriorArtFixture
 let server: TestServer
 let key: string

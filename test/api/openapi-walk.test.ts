@@ -4,11 +4,12 @@
  * a status the document lists, the required fields of its documented success schema, and the
  * Cache-Control the operation declares.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startHub, type HubProcess } from "../support/hub-process.ts"
 import { call, startTestServer, type TestServer } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const artifactsDir = inject("sampleArtifacts")
+const artifactsDir = await sampleArtifacts()
 let hub: HubProcess
 let server: TestServer
 let key: string

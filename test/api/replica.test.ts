@@ -7,14 +7,15 @@
 import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseS3Uri } from "../../core/artifacts/s3.ts"
 import { PUBLISHED_FILE, publishVersion } from "../../core/artifacts/published.ts"
 import { startLocalS3, type LocalS3 } from "../support/s3.ts"
 import { call, startTestServer, type TestServer } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
 const BUCKET = "published-artifacts"
-const sampleDir = fs.realpathSync(inject("sampleArtifacts"))
+const sampleDir = fs.realpathSync(await sampleArtifacts())
 const [A, B, C] = ["v20990201T000000Z-aaaaaaaa", "v20990202T000000Z-bbbbbbbb", "v20990203T000000Z-cccccccc"]
 const location = parseS3Uri(`s3://${BUCKET}/nightly`)!
 

@@ -15,10 +15,13 @@ import * as path from "node:path"
 import { promisify } from "node:util"
 import { Redacted } from "effect"
 import pg from "pg"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pgKeys } from "../../api/auth/pg-keys.ts"
 import { MIGRATIONS, migrate } from "../../api/state/migrations.ts"
 import { type ApiProcess, call, spawnApiProcess, startTestServer, tempDir } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 const run = promisify(execFile)
 const ROOT = path.resolve(import.meta.dirname, "../..")
@@ -97,8 +100,7 @@ describe.skipIf(!reachable)("keys and quotas shared by replicas through PostgreS
   beforeAll(async () => {
     database = await freshDatabase()
     pool = new pg.Pool({ connectionString: database.url, max: 2 })
-    const artifacts = inject("sampleArtifacts")
-    replicas.push(...(await Promise.all([startReplica(database.url, artifacts), startReplica(database.url, artifacts)])))
+    replicas.push(...(await Promise.all([startReplica(database.url, sampleDir), startReplica(database.url, sampleDir)])))
   })
 
   afterAll(async () => {

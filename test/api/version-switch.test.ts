@@ -10,12 +10,13 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { switchCurrent, rollbackCurrent } from "../../core/artifacts/versions.ts"
 import { startHub, type HubProcess } from "../support/hub-process.ts"
 import { call, startTestServer, type TestServer } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const sampleDir = fs.realpathSync(inject("sampleArtifacts"))
+const sampleDir = fs.realpathSync(await sampleArtifacts())
 const VERSIONS = ["v20990101T000000Z-aaaaaaaa", "v20990102T000000Z-bbbbbbbb", "v20990103T000000Z-cccccccc"] as const
 const [A, B, BROKEN] = VERSIONS
 

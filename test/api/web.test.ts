@@ -3,15 +3,18 @@
  * key), the OpenAPI document readable from anywhere, Vary on authenticated answers, ETags
  * with 304, compression when accepted, a favicon.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { gunzipSync } from "node:zlib"
 import { startTestServer, type TestServer } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 let api: TestServer
 let key: string
 
 beforeAll(async () => {
-  api = await startTestServer({ artifactsDir: inject("sampleArtifacts"), corsOrigins: ["http://app.example"] })
+  api = await startTestServer({ artifactsDir: sampleDir, corsOrigins: ["http://app.example"] })
   key = await api.key()
 })
 afterAll(() => api?.close())

@@ -5,10 +5,11 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const artifactsDir = inject("sampleArtifacts")
+const artifactsDir = await sampleArtifacts()
 let api: TestServer
 let key: string
 let filedApp: string

@@ -1,11 +1,14 @@
 /** Support mapping over real HTTP: supplied sections, filed specification with the continuity walk, statuses. */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 let api: TestServer
 let key: string
 beforeAll(async () => {
-  api = await startTestServer({ artifactsDir: inject("sampleArtifacts") })
+  api = await startTestServer({ artifactsDir: sampleDir })
   key = await api.key()
 })
 afterAll(() => api?.close())

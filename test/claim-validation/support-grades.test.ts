@@ -4,18 +4,21 @@
  * the phrase): the grade is what a practitioner would call it, at the paragraph named.
  */
 import { Effect, Layer } from "effect"
-import { describe, expect, inject, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ArtifactStore } from "../../api/artifacts/ArtifactStore.ts"
 import { ClaimSupportService } from "../../api/claim-validation/ClaimSupportService.ts"
 import type { ClaimSupportResult } from "../../api/claim-validation/support-schema.ts"
 import { Settings } from "../../api/config.ts"
 import { settingsWith } from "../../api/server.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 type Expect = readonly [app: string, claim: number, term: string, paragraph?: string, cue?: string]
 
 const layer = ClaimSupportService.Default.pipe(
   Layer.provideMerge(ArtifactStore.Default),
-  Layer.provide(Settings.layer(settingsWith({ artifactsDir: inject("sampleArtifacts"), logRequests: false })))
+  Layer.provide(Settings.layer(settingsWith({ artifactsDir: sampleDir, logRequests: false })))
 )
 
 const charts = new Map<string, Promise<ClaimSupportResult>>()

@@ -8,17 +8,19 @@ import { Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "../../api/artifacts/ArtifactStore.ts"
 import { ClaimSupportService, type SupportRequestInput } from "../../api/claim-validation/ClaimSupportService.ts"
 import { ClaimSupportResult } from "../../api/claim-validation/support-schema.ts"
 import { type ApiSettings, Settings } from "../../api/config.ts"
 import { settingsWith } from "../../api/server.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
+const sampleDir = await sampleArtifacts()
 const layerFor = (overrides: Partial<ApiSettings>) =>
   ClaimSupportService.Default.pipe(
     Layer.provideMerge(ArtifactStore.Default),
-    Layer.provide(Settings.layer(settingsWith({ artifactsDir: inject("sampleArtifacts"), logRequests: false, ...overrides })))
+    Layer.provide(Settings.layer(settingsWith({ artifactsDir: sampleDir, logRequests: false, ...overrides })))
   )
 
 const filed = (app: string, opts: { parents: boolean; maxAncestors: number; ocr: boolean }, overrides: Partial<ApiSettings> = {}) =>
@@ -143,7 +145,7 @@ describe("new matter against a parent whose text is on file (constructed artifac
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "support-walk-"))
     await fs.mkdir(path.join(dir, "tables"))
-    await fs.copyFile(path.join(inject("sampleArtifacts"), "manifest.json"), path.join(dir, "manifest.json"))
+    await fs.copyFile(path.join(sampleDir, "manifest.json"), path.join(dir, "manifest.json"))
     const db = await DuckDBInstance.create(":memory:")
     const c = await db.connect()
     const out = (t: string) => `'${path.join(dir, "tables", `${t}.parquet`)}'`

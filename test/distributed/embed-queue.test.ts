@@ -8,7 +8,7 @@ import { Cause, ConfigProvider, Effect, Option } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { loadTextEncoder, type PatentTextEncoder } from "../../core/encoder/encoder.ts"
 
 import { batchEncodingInQueue } from "../../pipeline/distributed/embed-coordinator.ts"
@@ -18,6 +18,9 @@ import { indexedTexts } from "../../pipeline/encoder/stage.ts"
 import { withTables } from "../../pipeline/stages/tables.ts"
 import { type LocalS3, startLocalS3 } from "../support/s3.ts"
 import { REDIS, startWorker, stopWorkers, testQueues, waitForLine, type WorkerProcess } from "./worker-process.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 const STORE_BUCKET = "build-store"
 /** Texts of the sample encoded in these tests: a few local batches' worth. */
@@ -35,9 +38,9 @@ beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "distributed-embed-"))
   // A copy: the fixture version may be replaced by another test run while this one reads it.
   encoderDir = path.join(tmp, "encoder")
-  await fs.cp(path.join(inject("sampleArtifacts"), "encoder"), encoderDir, { recursive: true })
+  await fs.cp(path.join(sampleDir, "encoder"), encoderDir, { recursive: true })
   encoder = await loadTextEncoder(encoderDir, { threads: THREADS })
-  texts = await withTables(inject("sampleArtifacts"), async (conn) => {
+  texts = await withTables(sampleDir, async (conn) => {
     const out: string[] = []
     for await (const t of indexedTexts(conn)()) if (out.push(t) >= TEXTS) break
     return out

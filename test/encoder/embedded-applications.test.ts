@@ -6,10 +6,11 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { describe, expect, inject, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { loadTextEncoder } from "../../core/encoder/encoder.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 
 const rows = async (sql: string) => {
   const db = await DuckDBInstance.create(":memory:")

@@ -3,14 +3,15 @@ import { Schema } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DesignCodeEntry, EpoSection, FormParagraph, FormParagraphList, GuidanceGraph, MpepSection } from "../../api/guidance/Api.ts"
 import { guidanceRuntime, guidanceVersion } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
 let version: Awaited<ReturnType<typeof guidanceVersion>>
 let g: ReturnType<typeof guidanceRuntime>
 const bare = fs.mkdtempSync(path.join(os.tmpdir(), "guidance-bare-"))
-const sample = inject("sampleArtifacts")
+const sample = await sampleArtifacts()
 fs.copyFileSync(path.join(sample, "manifest.json"), path.join(bare, "manifest.json"))
 fs.mkdirSync(path.join(bare, "tables"))
 fs.copyFileSync(path.join(sample, "tables", "mpep_sections.parquet"), path.join(bare, "tables", "mpep_sections.parquet"))

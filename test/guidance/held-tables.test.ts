@@ -8,7 +8,7 @@ import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "../../api/artifacts/ArtifactStore.ts"
 import { Settings } from "../../api/config.ts"
 import { GuidanceService } from "../../api/guidance/GuidanceService.ts"
@@ -16,18 +16,20 @@ import type { Query } from "../../api/guidance/stored.ts"
 import { settingsWith } from "../../api/server.ts"
 import { REJECTION_LABELS } from "../../core/guidance/rejection-types.ts"
 import { designCodeBySql, epoGuidelineBySql, formParagraphBySql, formParagraphsBySql, guidanceGraphBySql, mpepSectionBySql } from "./sql-reference.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
 const guidanceAndStore = (artifactsDir: string) =>
   ManagedRuntime.make(
     Layer.provideMerge(GuidanceService.Default, ArtifactStore.Default).pipe(Layer.provide(Settings.layer(settingsWith({ artifactsDir, logRequests: false }))))
   )
 
-const sample = guidanceAndStore(inject("sampleArtifacts"))
+const sampleDir = await sampleArtifacts()
+const sample = guidanceAndStore(sampleDir)
 // A version with the manifest and one table of the sample, none of the guidance stage's.
 const bareDir = fs.mkdtempSync(path.join(os.tmpdir(), "guidance-held-bare-"))
-fs.copyFileSync(path.join(inject("sampleArtifacts"), "manifest.json"), path.join(bareDir, "manifest.json"))
+fs.copyFileSync(path.join(sampleDir, "manifest.json"), path.join(bareDir, "manifest.json"))
 fs.mkdirSync(path.join(bareDir, "tables"))
-fs.copyFileSync(path.join(inject("sampleArtifacts"), "tables", "mpep_sections.parquet"), path.join(bareDir, "tables", "mpep_sections.parquet"))
+fs.copyFileSync(path.join(sampleDir, "tables", "mpep_sections.parquet"), path.join(bareDir, "tables", "mpep_sections.parquet"))
 const bare = guidanceAndStore(bareDir)
 afterAll(async () => {
   await Promise.all([sample.dispose(), bare.dispose()])

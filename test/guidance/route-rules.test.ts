@@ -3,9 +3,12 @@
  * inputs (400); well-formed ids that name nothing reach the service and answer NotFound (404).
  */
 import { Option, Schema } from "effect"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { GuidanceApi } from "../../api/guidance/Api.ts"
 import { guidanceRuntime, guidanceVersion } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 const endpoints = GuidanceApi.endpoints
 const accepts = (schema: Schema.Schema.AnyNoContext, input: unknown) => Schema.decodeUnknownEither(schema)(input)._tag === "Right"
@@ -16,7 +19,7 @@ const params = (name: keyof typeof endpoints) => Option.getOrThrow(endpoints[nam
 let version: Awaited<ReturnType<typeof guidanceVersion>>
 let g: ReturnType<typeof guidanceRuntime>
 beforeAll(async () => {
-  version = await guidanceVersion(inject("sampleArtifacts"))
+  version = await guidanceVersion(sampleDir)
   g = guidanceRuntime(version.dir)
 })
 afterAll(async () => {

@@ -1,13 +1,16 @@
 /** GuidanceService against the sample corpus (MPEP 700/201/2100, EPO 2024, form paragraphs, design codes). */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { guidanceRuntime, guidanceVersion } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 type Body = Record<string, any>
 
 let version: Awaited<ReturnType<typeof guidanceVersion>>
 let g: ReturnType<typeof guidanceRuntime>
 beforeAll(async () => {
-  version = await guidanceVersion(inject("sampleArtifacts"))
+  version = await guidanceVersion(sampleDir)
   g = guidanceRuntime(version.dir)
 })
 afterAll(async () => {

@@ -1,11 +1,14 @@
 /** The guidance stage over the sample build's tables: row counts, and graph degrees recounted here from the ingest cross_refs. */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { guidanceRuntime, guidanceVersion } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 let version: Awaited<ReturnType<typeof guidanceVersion>>
 let g: ReturnType<typeof guidanceRuntime>
 beforeAll(async () => {
-  version = await guidanceVersion(inject("sampleArtifacts"))
+  version = await guidanceVersion(sampleDir)
   g = guidanceRuntime(version.dir)
 })
 afterAll(async () => {

@@ -5,12 +5,13 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { spawn } from "node:child_process"
 import { hubCommand } from "../../api/hub/bundle.ts"
 import { freePort, startHub, type HubProcess } from "../support/hub-process.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let hub: HubProcess
 let base: string
 

@@ -3,11 +3,12 @@
  * blocks until ready with wait>0, GET only reads, the reranker loads only with rerank, the idle
  * window unloads; with the hub down only hub-dependent routes answer 502.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { startHub, type HubProcess } from "../support/hub-process.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const artifactsDir = inject("sampleArtifacts")
+const artifactsDir = await sampleArtifacts()
 let hub: HubProcess
 let api: TestServer
 let key: string

@@ -6,15 +6,16 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { beforeAll, describe, expect, inject, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { exactSearch, viewIndex, type Quantization } from "../../core/index/hnsw.ts"
 import { readVectorFile, vectorFilePath } from "../../core/index/vector-file.ts"
 import { measureRecall } from "../../pipeline/embed/quantization.ts"
 import { fitFrame } from "../../pipeline/map/stage.ts"
 
 import { keyedVectorsSql } from "../../pipeline/embed/embeddings.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let conn: Awaited<ReturnType<DuckDBInstance["connect"]>>
 let info: { dims: number; count: number; quantization: Quantization; recallAt10: Record<string, number> }
 let matrix: Float32Array

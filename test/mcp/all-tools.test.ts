@@ -5,11 +5,12 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTestServer, type TestServer } from "../api/support.ts"
 import { startHub, type HubProcess } from "../support/hub-process.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const artifactsDir = inject("sampleArtifacts")
+const artifactsDir = await sampleArtifacts()
 let hub: HubProcess
 let server: TestServer
 let client: Client

@@ -10,12 +10,13 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
 import { SaxesParser } from "saxes"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { grid3 } from "../../notebooks/lib/nearest.ts"
 import { barChart, heatMap, lineChart, scatterChart } from "../../notebooks/lib/svg.ts"
 import type { Summary } from "../../notebooks/run-all.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let out: string
 let summary: Summary
 let stdout: string

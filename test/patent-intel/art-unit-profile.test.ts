@@ -1,8 +1,9 @@
 /** Art-unit profiles against the sample build (art unit 2863: TC 2800, 29 examiners). */
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { patentIntelRuntime } from "./runtime.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const pi = patentIntelRuntime(inject("sampleArtifacts"))
+const pi = patentIntelRuntime(await sampleArtifacts())
 afterAll(() => pi.dispose())
 
 type Body = Record<string, any>

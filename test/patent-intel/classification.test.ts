@@ -1,8 +1,9 @@
 /** Classification of a publication or application number against the sample build. */
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { patentIntelRuntime } from "./runtime.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const pi = patentIntelRuntime(inject("sampleArtifacts"))
+const pi = patentIntelRuntime(await sampleArtifacts())
 afterAll(() => pi.dispose())
 
 describe("getPatentClassification", () => {

@@ -1,8 +1,9 @@
 /** CPC lookup against the sample build: scheme entry, children, empirical art-unit routing. */
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { patentIntelRuntime } from "./runtime.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const pi = patentIntelRuntime(inject("sampleArtifacts"))
+const pi = patentIntelRuntime(await sampleArtifacts())
 afterAll(() => pi.dispose())
 
 const defaults = { childLimit: 50, distributionLimit: 20 }

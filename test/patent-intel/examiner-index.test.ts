@@ -5,13 +5,16 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { ArtifactStore } from "../../api/artifacts/ArtifactStore.ts"
 import { Settings } from "../../api/config.ts"
 import { normalizeExaminerName, type ExaminerSearch } from "../../api/patent-intel/examiner-search.ts"
 import { PatentIntelService } from "../../api/patent-intel/PatentIntelService.ts"
 import { str, technologyCenterOf, variantArtUnitSql, type Query } from "../../api/patent-intel/stored.ts"
 import { settingsWith } from "../../api/server.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 /** The search as one SQL query per request (the code the index replaced). */
 const findExaminerBySql = (query: Query, search: ExaminerSearch) =>
@@ -54,7 +57,7 @@ const findExaminerBySql = (query: Query, search: ExaminerSearch) =>
 
 const runtime = ManagedRuntime.make(
   Layer.provideMerge(PatentIntelService.Default, ArtifactStore.Default).pipe(
-    Layer.provide(Settings.layer(settingsWith({ artifactsDir: inject("sampleArtifacts"), logRequests: false })))
+    Layer.provide(Settings.layer(settingsWith({ artifactsDir: sampleDir, logRequests: false })))
   )
 )
 afterAll(() => runtime.dispose())

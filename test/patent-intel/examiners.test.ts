@@ -1,9 +1,10 @@
 /** Examiner search and examiner profiles against the sample build. */
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { heavySections } from "../../pipeline/prosecution/examiners.ts"
 import { patentIntelRuntime } from "./runtime.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const pi = patentIntelRuntime(inject("sampleArtifacts"))
+const pi = patentIntelRuntime(await sampleArtifacts())
 afterAll(() => pi.dispose())
 
 type Body = Record<string, any>

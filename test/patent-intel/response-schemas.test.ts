@@ -1,11 +1,12 @@
 /** The service's bodies encode with the routes' success schemas (what the route layer sends). */
 import { Schema } from "effect"
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { ArtUnitProfile, Classification, CpcLookup, ExaminerProfile, ExaminerSearchResult } from "../../api/patent-intel/Api.ts"
 import { guardClaimsAnalysis } from "../../api/patent-intel/stored.ts"
 import { patentIntelRuntime } from "./runtime.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const pi = patentIntelRuntime(inject("sampleArtifacts"))
+const pi = patentIntelRuntime(await sampleArtifacts())
 afterAll(() => pi.dispose())
 
 describe("response bodies", () => {

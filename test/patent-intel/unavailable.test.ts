@@ -2,11 +2,12 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { patentIntelRuntime } from "./runtime.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
 // A version with its manifest and the examiners table, but none of the prosecution stage's outputs.
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 const partial = fs.mkdtempSync(path.join(os.tmpdir(), "patent-intel-partial-"))
 fs.mkdirSync(path.join(partial, "tables"))
 fs.copyFileSync(path.join(versionDir, "manifest.json"), path.join(partial, "manifest.json"))

@@ -5,12 +5,13 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { vectorFilePath } from "../../core/index/vector-file.ts"
 import { copyVersion, DESIGN_APP, removeCopies, sql, startHub, variant, withoutAtlas, withoutCoordinates, withPlantedVoid } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const sample = inject("sampleArtifacts")
+const sample = await sampleArtifacts()
 const q = (f: string) => `'${path.join(sample, f)}'`
 
 let hub: { url: string; stop: () => void }

@@ -4,9 +4,12 @@
  */
 import type { Browser } from "playwright-core"
 import { hasChromium, launchChromium } from "../support/chromium.ts"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { removeCopies, withPlantedVoid } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 const chromiumHere = hasChromium("explorer browser test")
 
@@ -17,7 +20,7 @@ describe.skipIf(!chromiumHere)("the /map explorer page", () => {
 
   beforeAll(async () => {
     // A planted void, so there is one to draw whatever the sample's own atlas holds.
-    server = await startTestServer({ artifactsDir: await withPlantedVoid(inject("sampleArtifacts")) })
+    server = await startTestServer({ artifactsDir: await withPlantedVoid(sampleDir) })
     key = await server.key({ daily: 10_000, monthly: 10_000 })
     browser = await launchChromium()
   })

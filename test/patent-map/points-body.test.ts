@@ -7,10 +7,13 @@
 import { Schema } from "effect"
 import { request } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PointsResponse } from "../../api/patent-map/Api.ts"
 import { compressSpliced, splicedOf, stampedJson, stampedResponse } from "../../api/http/middleware/stamped-json.ts"
 import { startTestServer, type TestServer } from "../api/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 const sample = {
   points: [
@@ -50,7 +53,7 @@ describe("GET /patent-map/points over HTTP", () => {
   let api: TestServer
   let key: string
   beforeAll(async () => {
-    api = await startTestServer({ artifactsDir: inject("sampleArtifacts") })
+    api = await startTestServer({ artifactsDir: sampleDir })
     key = await api.key()
   })
   afterAll(() => api?.close())

@@ -2,10 +2,11 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { describe, expect, inject, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { parquetFilesOf } from "../../core/artifacts/files.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 
 describe("artifacts/README.md", () => {
   it("names every Parquet table and every column", async () => {

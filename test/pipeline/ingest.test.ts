@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { gzipSync } from "node:zlib"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Manifest } from "../../core/artifacts/manifest.ts"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { publishedTables } from "../../pipeline/ingest/published-tables.ts"
@@ -17,8 +17,9 @@ import { ingestStage } from "../../pipeline/ingest/stage.ts"
 import { silentProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
 import { startLocalS3, uploadFolder } from "../support/s3.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 const sample = path.resolve("pipeline/sample-corpus")
 let conn: Awaited<ReturnType<DuckDBInstance["connect"]>>
 let manifest: Manifest

@@ -1,9 +1,10 @@
 /** POST /prior-art/claims over real HTTP against the sample build (SPEC 2.4, 4.1). */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { sampleQuery } from "./sample-db.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let server: TestServer
 let key: string
 const lookup = (body: unknown) => call(server.url, "POST", "/api/v1/prior-art/claims", { key, body })

@@ -1,5 +1,5 @@
 /** The pure parts of retrieval: rank fusion, the citation channel, filter bounds and BM25 over the stage's files. */
-import { describe, expect, inject, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { CitationGraph } from "../../core/search/citations.ts"
 import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
@@ -7,6 +7,9 @@ import type { SearchCorpus } from "../../core/search/corpus.ts"
 import { channelOver, unitAt } from "../support/angle-channel.ts"
 import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE, retrieve } from "../../core/search/retrieve.ts"
 import { TopK } from "../../core/search/top-k.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 describe("title records against full-text records", () => {
   // Key 0 a title record close to the query (cosine 0.9), key 1 a full record further off (0.62).
@@ -179,7 +182,7 @@ describe("BM25 over the lexical stage's files", () => {
     const { openSearchState } = await import("../../core/search/open.ts")
     const { sampleQuery } = await import("./sample-db.ts")
     const { DuckDBInstance } = await import("@duckdb/node-api")
-    const versionDir = inject("sampleArtifacts")
+    const versionDir = sampleDir
     const db = await DuckDBInstance.create(":memory:")
     const c = await db.connect()
     for (const [view, file] of [["applications", "tables/applications"], ["cpc_assignments", "tables/cpc_assignments"], ["citations", "tables/citations"], ["vectors", "index/vectors"], ["lexical_terms", "lexical/lexical_terms"], ["lexical_docs", "lexical/lexical_docs"], ["stored_docs", "documents/stored_docs"]])

@@ -1,8 +1,11 @@
 /** hyde with an OpenAI-compatible chat endpoint configured (LLM_URL, LLM_MODEL): the model drafts, and says so. */
 import { createServer, type Server } from "node:http"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call } from "../api/support.ts"
 import { startPriorArt, type PriorArtFixture } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 let llm: Server
 let f: PriorArtFixture
@@ -21,7 +24,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => llm.listen(0, "127.0.0.1", r))
   process.env.LLM_URL = `http://127.0.0.1:${(llm.address() as { port: number }).port}/v1`
   process.env.LLM_MODEL = "stub-model"
-  f = await startPriorArt(inject("sampleArtifacts"))
+  f = await startPriorArt(sampleDir)
 })
 afterAll(async () => {
   delete process.env.LLM_URL

@@ -6,12 +6,13 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer } from "../api/support.ts"
 import { sampleQuery } from "./sample-db.ts"
 import { startPriorArt, type PriorArtFixture } from "./support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let f: PriorArtFixture
 const search = (body: unknown, headers?: Record<string, string>) => call(f.server.url, "POST", "/api/v1/prior-art", { key: f.key, body, headers })
 

@@ -3,13 +3,15 @@
  * by position from vectors.f32: the national corpus on a smaller machine must not silently lose
  * pseudo-relevance feedback or change its reported similarities.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultVectorBudgetBytes, openSearchState, type SearchState } from "../../core/search/open.ts"
 import { retrieve } from "../../core/search/retrieve.ts"
 import { openSearchTables } from "../../bench/search-tables.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const versionDir = await sampleArtifacts()
 
 describe("unit vectors resident or read by position", () => {
-  const versionDir = inject("sampleArtifacts")
   let resident: SearchState
   let onDisk: SearchState
   let close: () => void

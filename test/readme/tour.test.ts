@@ -5,8 +5,11 @@
  * somewhere in its text. Elisions (…) are free.
  */
 import * as fs from "node:fs"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startPriorArt, type PriorArtFixture } from "../prior-art/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 interface TourStep {
   readonly command: string
@@ -128,7 +131,7 @@ let fixture: PriorArtFixture
 const steps = tourSteps(tourBlock())
 
 beforeAll(async () => {
-  fixture = await startPriorArt(inject("sampleArtifacts"))
+  fixture = await startPriorArt(sampleDir)
 }, 300_000)
 
 afterAll(async () => {

@@ -5,15 +5,18 @@
  * kind of route must still answer.
  */
 import * as http from "node:http"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { routeExamples } from "../../api/docs/examples.ts"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 let api: TestServer
 let key: string
 
 beforeAll(async () => {
-  api = await startTestServer({ artifactsDir: inject("sampleArtifacts") })
+  api = await startTestServer({ artifactsDir: sampleDir })
   key = await api.key({ daily: 100_000, monthly: 1_000_000 })
 })
 afterAll(() => api?.close())

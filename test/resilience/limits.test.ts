@@ -7,14 +7,17 @@
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
+
+const sampleDir = await sampleArtifacts()
 
 let api: TestServer
 let key: string
 
 beforeAll(async () => {
-  api = await startTestServer({ artifactsDir: inject("sampleArtifacts") })
+  api = await startTestServer({ artifactsDir: sampleDir })
   key = await api.key({ daily: 100_000, monthly: 1_000_000 })
 })
 afterAll(() => api?.close())
@@ -138,7 +141,7 @@ describe("MCP in stateless mode", () => {
 
 describe("readiness tells the truth", () => {
   it("/healthz reports the hub beside it and turns 503 when the state directory cannot be written", async () => {
-    const server = await startTestServer({ artifactsDir: inject("sampleArtifacts") })
+    const server = await startTestServer({ artifactsDir: sampleDir })
     try {
       const ok = await call(server.url, "GET", "/healthz")
       expect(ok.status).toBe(200)

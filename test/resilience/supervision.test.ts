@@ -5,12 +5,13 @@
  */
 import * as http from "node:http"
 import * as net from "node:net"
-import { describe, expect, inject, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { call } from "../api/support.ts"
 import { freePort } from "../support/hub-process.ts"
 import { isAlive, startServe, until } from "./serve-process.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const artifactsDir = inject("sampleArtifacts")
+const artifactsDir = await sampleArtifacts()
 
 const hubReachable = async (url: string) => {
   const r = await call(url, "GET", "/healthz", { timeoutMs: 10_000 }).catch(() => undefined)

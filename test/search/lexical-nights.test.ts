@@ -13,7 +13,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import { ConfigProvider, Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { beforeAll, describe, expect, inject, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { sqlString } from "../../core/artifacts/files.ts"
 import { tableRelation } from "../../core/artifacts/table-delta.ts"
 import { CHANGES_DIR, writeChangedKeys, writeChangedRows, writeChangeListing } from "../../pipeline/ingest/changes.ts"
@@ -22,8 +22,9 @@ import { silentProgress } from "../../pipeline/stages/progress.ts"
 import type { StageResult } from "../../pipeline/stages/Stage.ts"
 import { tempDir } from "../api/support.ts"
 import { lexicalAnswers, titleQueries } from "../support/lexical-answers.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const sample = inject("sampleArtifacts")
+const sample = await sampleArtifacts()
 
 interface Night {
   /** Tenth of the applications left out. */

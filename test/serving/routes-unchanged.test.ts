@@ -6,13 +6,14 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tableFilesOf, tableRelation } from "../../core/artifacts/table-delta.ts"
 import { heavySections } from "../../core/prosecution/sections.ts"
 import { call, startTestServer, type TestServer } from "../api/support.ts"
 import { startPriorArt, type PriorArtFixture } from "../prior-art/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 let current: PriorArtFixture
 let legacy: TestServer
 let legacyKey: string

@@ -11,7 +11,7 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { filesUnder, parquetFilesOf, sqlString } from "../../core/artifacts/files.ts"
 import { recordFileNames, SERVING_DIR } from "../../core/serving/records.ts"
 import { answersEqual, storedDocuments } from "../support/serving-answers.ts"
@@ -19,8 +19,9 @@ import { writeStoredDocuments } from "../../pipeline/documents/stage.ts"
 import { CHANGES_DIR, changeListFile, writeChangedKeys, writeChangedRows, writeChangeListing } from "../../pipeline/ingest/changes.ts"
 import { writeServingRecords } from "../../pipeline/serving/stage.ts"
 import { tempDir } from "../api/support.ts"
+import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
-const versionDir = inject("sampleArtifacts")
+const versionDir = await sampleArtifacts()
 
 /** The application-number column of each table the record specs read (others are copied whole). */
 const appColumn: Readonly<Record<string, string>> = {

@@ -1,34 +1,42 @@
 /**
- * Vitest global setup: builds the bundled sample corpus into test artifacts once per run
- * (the runner's up-to-date check makes later runs nearly free) and hands the directory to
- * the test files through `inject("sampleArtifacts")`.
+ * Vitest global setup: starts the build of the bundled sample corpus (build-sample.ts, a child
+ * process) and returns at once, handing the test files the file its outcome will be written to
+ * (`inject("sampleBuild")`). A file that reads the sample awaits `sampleArtifacts()`; the others
+ * run while the sample builds (the sequencer, sequencer.ts, gives them the workers first). That
+ * took CI from about 19 minutes to about 14: the build is about 7 minutes on two cores, most of it
+ * the encoder training on one thread, while the suite had waited for it with the other core idle.
  */
-import { Effect } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import type { TestProject } from "vitest/node"
-import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
-import { allStages } from "../../pipeline/stages/all.ts"
-import { consoleProgress } from "../../pipeline/stages/progress.ts"
-import { runPipeline } from "../../pipeline/stages/runner.ts"
+import { type SampleBuildOutcome, sampleArtifactsRoot } from "./sample-build-marker.ts"
 
-export const sampleArtifactsRoot = path.resolve(".tmp/test-artifacts")
-
-export default async function setup(project: TestProject) {
-  const outcome = await Effect.runPromise(
-    runPipeline({
-      corpus: path.resolve("pipeline/sample-corpus"),
-      artifactsRoot: sampleArtifactsRoot,
-      stages: allStages,
-      progress: consoleProgress((l) => process.stderr.write(`  ${l}\n`), 10_000),
-      // Several versions are kept: concurrent runs (different checkouts of the code) must not delete the one another run serves.
-      keepVersions: 3
-    }).pipe(Effect.provide(CorpusStore.Default))
-  )
-  project.provide("sampleArtifacts", outcome.versionDir)
+export default function setup(project: TestProject) {
+  fs.mkdirSync(sampleArtifactsRoot, { recursive: true })
+  const marker = path.join(sampleArtifactsRoot, `.build-${process.pid}.json`)
+  fs.rmSync(marker, { force: true })
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("test/support/build-sample.ts")], {
+    env: { ...process.env, SAMPLE_BUILD_MARKER: marker },
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  // A child that dies before it writes (killed, out of memory) must not leave the files waiting.
+  child.on("exit", (code, signal) => {
+    if (fs.existsSync(marker)) return
+    const outcome: SampleBuildOutcome = { error: `the sample build exited with ${signal ?? code} before it finished` }
+    fs.writeFileSync(marker, JSON.stringify(outcome))
+  })
+  project.provide("sampleBuild", marker)
+  return () => {
+    // A run of only the files that do not read the sample ends before the build does.
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
+    fs.rmSync(marker, { force: true })
+  }
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    sampleArtifacts: string
+    /** The file the sample build writes its outcome to (SampleBuildOutcome); read it through sampleArtifacts(). */
+    sampleBuild: string
   }
 }
