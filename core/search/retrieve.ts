@@ -277,13 +277,14 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
   if (r.channels.citations && parts.graph && rankings.length > 0) {
     const fused = reciprocalRankFusion(rankings).map((h) => h.key)
     // A weak first round seeds nothing of its own; in hybrid, what BM25 alone ranked still may.
-    const denseKeys = new Set(denseHits.map((h) => h.key))
+    const denseOrder = denseHits.map((h) => h.key)
+    const denseKeys = new Set(denseOrder)
     const seeds = trusted ? seedsOf(fused, denseHits, weights) : seedsOf(fused.filter((k) => !denseKeys.has(k)), [], weights)
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
     // The dense hits the text matches well: the graph corroborates them at full weight, and only they get the prior.
-    const wellMatched = withinFloor(denseHits.map((h) => h.key), denseHits, weights.corroborationFloor)
+    const wellMatched = withinFloor(denseOrder, denseHits, weights.corroborationFloor)
     if (weights.fusionModel && !lexical && searched) {
-      const learned = await learnedFusion(parts, { model: weights.fusionModel, query: r.vector!, searched, denseHits, graphHits: hits, neighbours: trusted ? withinFloor(denseHits.map((h) => h.key), denseHits, weights.neighbourhoodFloor) : [], wellMatched, pool, accepts, weights, similarity, onEvidence: r.onEvidence })
+      const learned = await learnedFusion(parts, { model: weights.fusionModel, query: r.vector!, searched, denseHits, graphHits: hits, neighbours: trusted ? withinFloor(denseOrder, denseHits, weights.neighbourhoodFloor) : [], wellMatched, pool, accepts, weights, similarity, onEvidence: r.onEvidence })
       channelCounts.dense = denseHits.length
       channelCounts.citations = learned.graphFinds
       return { hits: leadWithNearDuplicates(learned.hits, similarity), similarity, dense, feedback, channelCounts, fusion: "model" }

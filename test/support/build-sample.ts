@@ -6,22 +6,15 @@
  * with the same code and corpus nearly free.
  */
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { CorpusStore } from "../../pipeline/corpus/CorpusStore.ts"
 import { allStages } from "../../pipeline/stages/all.ts"
 import { consoleProgress } from "../../pipeline/stages/progress.ts"
 import { runPipeline } from "../../pipeline/stages/runner.ts"
-import { type SampleBuildOutcome, sampleArtifactsRoot } from "./sample-build-marker.ts"
+import { sampleArtifactsRoot, settleSampleBuild } from "./sample-build-marker.ts"
 
 const marker = process.env.SAMPLE_BUILD_MARKER
 if (!marker) throw new Error("SAMPLE_BUILD_MARKER: the file to write the outcome to is not set")
-
-/** Written whole and renamed into place, so a reader never sees half of it. */
-const settle = (outcome: SampleBuildOutcome) => {
-  fs.writeFileSync(`${marker}.partial`, JSON.stringify(outcome))
-  fs.renameSync(`${marker}.partial`, marker)
-}
 
 try {
   const outcome = await Effect.runPromise(
@@ -34,8 +27,8 @@ try {
       keepVersions: 3
     }).pipe(Effect.provide(CorpusStore.Default))
   )
-  settle({ versionDir: outcome.versionDir })
+  settleSampleBuild(marker, { versionDir: outcome.versionDir })
 } catch (e) {
-  settle({ error: e instanceof Error ? e.message : String(e) })
+  settleSampleBuild(marker, { error: e instanceof Error ? e.message : String(e) })
   process.exitCode = 1
 }

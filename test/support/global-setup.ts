@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { TestProject } from "vitest/node"
-import { type SampleBuildOutcome, sampleArtifactsRoot } from "./sample-build-marker.ts"
+import { sampleArtifactsRoot, settleSampleBuild } from "./sample-build-marker.ts"
 
 export default function setup(project: TestProject) {
   fs.mkdirSync(sampleArtifactsRoot, { recursive: true })
@@ -27,8 +27,7 @@ export default function setup(project: TestProject) {
   // A child that dies before it writes (killed, out of memory) must not leave the files waiting.
   child.on("exit", (code, signal) => {
     if (tornDown || fs.existsSync(marker)) return
-    const outcome: SampleBuildOutcome = { error: `the sample build exited with ${signal ?? code} before it finished` }
-    fs.writeFileSync(marker, JSON.stringify(outcome))
+    settleSampleBuild(marker, { error: `the sample build exited with ${signal ?? code} before it finished` })
   })
   project.provide("sampleBuild", marker)
   return () => {
