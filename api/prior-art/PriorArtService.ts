@@ -337,7 +337,7 @@ export class PriorArtService extends Effect.Service<PriorArtService>()("api/Prio
           },
           retrieval: {
             channels: retrieval.channelCounts,
-            fusion: retrieval.fusion === "model" ? "learned: a logistic model over dense rank, text similarity and citation-graph evidence" : "reciprocal-rank fusion, k = 60",
+            fusion: retrieval.fusion === "model" ? `learned: a logistic model over dense rank, text similarity${request.hybrid ? ", BM25 rank" : ""} and citation-graph evidence` : "reciprocal-rank fusion, k = 60",
             // The applications whose vectors expanded the query (pseudo-relevance feedback).
             feedback: retrieval.feedback.map((k) => state.corpus.appNums[k]),
             reranked: request.useReranking ? Math.min(RERANK_DEPTH, retrieval.hits.length) : 0,

@@ -1,7 +1,8 @@
 /**
- * Learned fusion of plain search's candidates (dense + citation graph): a logistic model over
- * what each channel says about a candidate, fitted on the development split of held-out examiner
- * citations (bench/retrieval.ts --fit-fusion), instead of reciprocal-rank fusion's fixed votes.
+ * Learned fusion of plain search's candidates (dense + citation graph), and of hybrid search's
+ * (BM25's hits too): a logistic model over what each channel says about a candidate, fitted on the
+ * development split of held-out examiner citations (bench/retrieval.ts --fit-fusion, --fit-hybrid),
+ * instead of reciprocal-rank fusion's fixed votes.
  *
  * Why: rank fusion sees only ranks. Two signals it could not weigh were measured to matter on the
  * synthetic corpus's development split (README, issue 18):
@@ -30,6 +31,8 @@ export interface CandidateEvidence {
   readonly citedBy: number
   /** A dense hit within the corroboration floor of the best (RetrievalWeights.corroborationFloor). */
   readonly wellMatched: boolean
+  /** 1-based rank among BM25's hits (hybrid search only); undefined when BM25 did not return it or did not run. */
+  readonly lexicalRank?: number
 }
 
 /** The model's inputs, in the order of FusionModel.weights. */
@@ -43,7 +46,9 @@ export const FUSION_FEATURES = [
   "neighbourhoodVote",
   "neighbourhoodHit",
   "logCitedByClose",
-  "logCitedByWellMatched"
+  "logCitedByWellMatched",
+  "lexicalVote",
+  "lexicalHit"
 ] as const
 
 /**
@@ -71,7 +76,9 @@ export const fusionFeatures = (e: CandidateEvidence): number[] => {
     vote(e.neighbourhoodRank),
     e.neighbourhoodRank === undefined ? 0 : 1,
     logCitedBy * closeness,
-    e.wellMatched ? logCitedBy : 0
+    e.wellMatched ? logCitedBy : 0,
+    vote(e.lexicalRank),
+    e.lexicalRank === undefined ? 0 : 1
   ]
 }
 
@@ -103,5 +110,18 @@ export const fusionScore = (model: FusionModel, e: CandidateEvidence): number =>
  * candidate only to offset the vote it then has.
  */
 export const FUSION_MODEL: FusionModel = {
-  weights: [-9.7925, 154.5525, -0.8311, 3.626, 170.4794, -1.3541, 30.4426, 0.528, 0.6691, 0.5357]
+  // The lexical features are 0 for every candidate of a plain search, so the fit gives them no weight.
+  weights: [-9.7925, 154.5525, -0.8311, 3.626, 170.4794, -1.3541, 30.4426, 0.528, 0.6691, 0.5357, 0, 0]
+}
+
+/**
+ * Hybrid search's model: the same evidence and BM25's rank, fitted the same way on 2026-11-30
+ * (bench/retrieval.ts --fit-hybrid --queries 1000: 488 long dev queries, 171,247 candidates, 1,033
+ * cited). Dev recall@100 / MRR: rank fusion 0.819 / 0.357, this model 0.840 / 0.410. Under rank
+ * fusion a BM25 hit the query matches weakly in text had a channel's vote and hybrid search found
+ * less than plain search; the model reads its cosine. The neighbourhood's vote turns negative next
+ * to BM25's: both say which of an art's documents are central, and BM25's rank says it here.
+ */
+export const HYBRID_FUSION_MODEL: FusionModel = {
+  weights: [-9.7189, 89.5734, -0.2926, 2.6482, 173.2469, -1.285, -15.1451, 0.9816, 1.0888, 0.2701, 116.166, -0.1707]
 }

@@ -1,8 +1,9 @@
 /**
- * One retrieval: the enabled channels each rank up to `pool` keys, then they are combined: plain
- * search (dense + citations) by a fusion model fitted on held-out citations (learned-fusion.ts),
- * which also scores the graph's finds from the dense hits within `neighbourhoodFloor` of the best
- * (the query's neighbourhood) and reads the cosine of each find; hybrid search by reciprocal-rank fusion, as described below.
+ * One retrieval: the enabled channels each rank up to `pool` keys, then they are combined by a
+ * fusion model fitted on held-out citations (learned-fusion.ts; plain search's, or hybrid search's,
+ * which also weighs BM25's rank), which also scores the graph's finds from the dense hits within
+ * `neighbourhoodFloor` of the best (the query's neighbourhood) and reads the cosine of each find;
+ * without a model, by reciprocal-rank fusion, as described below.
  *
  *   dense      cosine k-NN of the query vector (always, unless only BM25 is asked for), then
  *              again with pseudo-relevance feedback from the first round's best documents
@@ -17,7 +18,7 @@
  *   citedBy    with the citation channel, a prior rather than a channel: the dense hits within
  *              `corroborationFloor` of the best, ranked by how often the corpus cites them
  *
- * (`citations`, `citationsOnly` and `citedBy` are rank fusion's: the fusion model weighs that evidence itself.)
+ * (`citations`, `citationsOnly` and `citedBy` are rank fusion's: the fusion models weigh that evidence themselves.)
  *
  * Every channel sees the same admission predicate (filters, held-out exclusions), so a filter
  * never lets a reference in through the side door of another channel.
@@ -26,7 +27,7 @@ import { type CitationGraph, PATH_WEIGHTS, type PathWeights } from "./citations.
 import type { DenseChannel, DenseResult } from "./dense.ts"
 import { FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT, rocchioQuery } from "./feedback.ts"
 import { type ChannelRanking, type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
-import { type CandidateEvidence, type FusionModel, FUSION_MODEL, fusionScore } from "./learned-fusion.ts"
+import { type CandidateEvidence, type FusionModel, FUSION_MODEL, fusionScore, HYBRID_FUSION_MODEL } from "./learned-fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
 import type { Scored } from "./top-k.ts"
 
@@ -91,11 +92,17 @@ export interface RetrievalWeights {
   readonly paths: PathWeights
   /**
    * Plain search (dense + citations, no lexical channel) ranks its candidates by this model
-   * (learned-fusion.ts) rather than by reciprocal-rank fusion; undefined: rank fusion, as hybrid
-   * search always does (the model was fitted without a lexical channel). With a model,
-   * `citations`, `citationsOnly` and `citedBy` play no part: the model weighs that evidence itself.
+   * (learned-fusion.ts) rather than by reciprocal-rank fusion; undefined: rank fusion. With a
+   * model, `citations`, `citationsOnly` and `citedBy` play no part: the model weighs that evidence
+   * itself.
    */
   readonly fusionModel?: FusionModel
+  /**
+   * Hybrid search (dense, citations and BM25) ranks its candidates, BM25's hits among them, by
+   * this model, fitted with BM25's rank among the evidence (plain search's model never saw it);
+   * undefined: reciprocal-rank fusion.
+   */
+  readonly hybridFusionModel?: FusionModel
   /**
    * With a fusion model, the dense hits within this share of the best dense score seed the graph's
    * second expansion, the query's neighbourhood (0: every dense hit). 0.8: the weak hits of a
@@ -169,6 +176,7 @@ export const RETRIEVAL_WEIGHTS: RetrievalWeights = {
   citedBy: 1,
   paths: PATH_WEIGHTS,
   fusionModel: FUSION_MODEL,
+  hybridFusionModel: HYBRID_FUSION_MODEL,
   neighbourhoodFloor: 0.8
 }
 /** Candidates the late-interaction reranker rescored. */
@@ -205,7 +213,7 @@ export interface Retrieval {
   readonly feedback: ReadonlyArray<number>
   /** How many candidates each channel ranked. */
   readonly channelCounts: Record<string, number>
-  /** How the channels' rankings were combined: by the fusion model (plain search) or by reciprocal rank. */
+  /** How the channels' rankings were combined: by a fusion model or by reciprocal rank. */
   readonly fusion: "model" | "rank"
 }
 
@@ -283,9 +291,11 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
     // The dense hits the text matches well: the graph corroborates them at full weight, and only they get the prior.
     const wellMatched = withinFloor(denseOrder, denseHits, weights.corroborationFloor)
-    if (weights.fusionModel && !lexical && searched) {
-      const learned = await learnedFusion(parts, { model: weights.fusionModel, query: r.vector!, searched, denseHits, graphHits: hits, neighbours: trusted ? withinFloor(denseOrder, denseHits, weights.neighbourhoodFloor) : [], wellMatched, pool, accepts, weights, similarity, onEvidence: r.onEvidence })
+    const model = lexical ? weights.hybridFusionModel : weights.fusionModel
+    if (model && searched) {
+      const learned = await learnedFusion(parts, { model, query: r.vector!, searched, denseHits, graphHits: hits, lexical: lexical ?? [], neighbours: trusted ? withinFloor(denseOrder, denseHits, weights.neighbourhoodFloor) : [], wellMatched, pool, accepts, weights, similarity, onEvidence: r.onEvidence })
       channelCounts.dense = denseHits.length
+      if (lexical) channelCounts.lexical = lexical.length
       channelCounts.citations = learned.graphFinds
       return { hits: leadWithNearDuplicates(learned.hits, similarity), similarity, dense, feedback, channelCounts, fusion: "model" }
     }
@@ -315,6 +325,8 @@ const learnedFusion = async (
     readonly searched: Float32Array
     readonly denseHits: ReadonlyArray<Scored>
     readonly graphHits: ReadonlyArray<Scored>
+    /** BM25's ranking (hybrid search; empty in plain search). */
+    readonly lexical: ReadonlyArray<number>
     /** The dense hits that seed the neighbourhood's expansion (none when the first round was weak, as for the seeds). */
     readonly neighbours: ReadonlyArray<number>
     readonly wellMatched: ReadonlyArray<number>
@@ -331,12 +343,13 @@ const learnedFusion = async (
   const denseRank = rankIn(o.denseHits)
   const graphRank = rankIn(o.graphHits)
   const neighbourhoodRank = rankIn(neighbourhood)
+  const lexicalRank = new Map(o.lexical.map((k, i) => [k, i + 1]))
   // The citation channel's reported ranking: the confident head's finds, then the neighbourhood's others.
   const citationRank = new Map([...new Set([...o.graphHits, ...neighbourhood].map((h) => h.key))].map((k, i) => [k, i + 1]))
   const best = bestOf(o.denseHits)
   const denseCosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
   const cosine = new Map(denseCosine)
-  const unseen = [...citationRank.keys()].filter((k) => !cosine.has(k))
+  const unseen = [...new Set([...citationRank.keys(), ...lexicalRank.keys()])].filter((k) => !cosine.has(k))
   const vectors = await parts.dense.vectorsOf(unseen)
   for (const [key, v] of vectors) {
     cosine.set(key, cosineToUnit(o.searched, v))
@@ -346,9 +359,10 @@ const learnedFusion = async (
   // is linked to, citing or cited: the graph found it through them, and 0 would rank it as unrelated.
   for (const key of unseen) if (!vectors.has(key)) cosine.set(key, graph.nearestLinked(key, denseCosine) ?? 0)
   const well = new Set(o.wellMatched)
-  const hits = [...new Set([...denseRank.keys(), ...graphRank.keys(), ...neighbourhoodRank.keys()])].map((key): FusedHit & { dense: number } => {
+  const hits = [...new Set([...denseRank.keys(), ...graphRank.keys(), ...neighbourhoodRank.keys(), ...lexicalRank.keys()])].map((key): FusedHit & { dense: number } => {
     const dense = denseRank.get(key)
     const citations = citationRank.get(key)
+    const lexical = lexicalRank.get(key)
     const evidence: CandidateEvidence = {
       denseRank: dense,
       // A best score of 0 or less is no match at all: every share is then 0.
@@ -356,12 +370,14 @@ const learnedFusion = async (
       graphRank: graphRank.get(key),
       neighbourhoodRank: neighbourhoodRank.get(key),
       citedBy: graph.citedByCount(key),
-      wellMatched: well.has(key)
+      wellMatched: well.has(key),
+      lexicalRank: lexical
     }
     o.onEvidence?.(key, evidence)
     const score = fusionScore(o.model, evidence)
     const ranks: Record<string, number> = {}
     if (dense !== undefined) ranks.dense = dense
+    if (lexical !== undefined) ranks.lexical = lexical
     if (citations !== undefined) ranks.citations = citations
     return { key, score, ranks, legs: Object.keys(ranks).length, dense: dense ?? Infinity }
   })

@@ -69,7 +69,7 @@ describe("plain search's head against a family reached from weak seeds", () => {
   })
 })
 
-/** Rank fusion, as hybrid search fuses (plain search ranks by the fusion model: learned-fusion.test.ts). */
+/** Rank fusion, as a search without a fusion model fuses (plain and hybrid search rank by their models: learned-fusion.test.ts). */
 const RANK_FUSION = { ...RETRIEVAL_WEIGHTS, fusionModel: undefined }
 
 describe("the graph's corroboration of a dense hit (rank fusion)", () => {

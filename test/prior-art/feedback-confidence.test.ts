@@ -50,7 +50,7 @@ describe("feedback and seeds from a weak, flat first round", () => {
 
   it("seeds the citation graph from none of its hits, so the head is dense alone's", async () => {
     const alone = await retrieve(parts, { vector: query, text: "", depth: 10, channels: denseOnly, feedback: false })
-    // Under the fusion model (plain search) and under rank fusion (hybrid's) alike.
+    // Under the fusion model (plain search's) and under rank fusion alike.
     for (const weights of [gated, { ...gated, fusionModel: undefined }]) {
       const r = await retrieve(parts, { vector: query, text: "", depth: 10, channels: plain, weights })
       expect(r.hits.some((h) => FAMILY.includes(h.key))).toBe(false)

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest"
 import { CitationGraph, type CitationEdge } from "../../core/search/citations.ts"
-import { CITED_BY_CAP, FUSION_FEATURES, FUSION_MODEL, fusionFeatures, fusionScore } from "../../core/search/learned-fusion.ts"
+import { CITED_BY_CAP, FUSION_FEATURES, FUSION_MODEL, fusionFeatures, fusionScore, HYBRID_FUSION_MODEL } from "../../core/search/learned-fusion.ts"
+import type { LexicalIndex } from "../../core/search/lexical.ts"
 import { retrieve, RETRIEVAL_WEIGHTS } from "../../core/search/retrieve.ts"
 import { fitFusionModel } from "../../bench/fusion-fit.ts"
 import { seededRandom } from "../../core/random.ts"
@@ -16,9 +17,17 @@ const plain = { dense: true, citations: true, lexical: false }
 const base = { denseRank: 5, cosineShare: 0.95, citedBy: 0, wellMatched: true }
 
 describe("the fusion model's score", () => {
-  it("is what plain search ranks by", () => {
+  it("is what plain search ranks by, and hybrid search by a model of its own", () => {
     expect(RETRIEVAL_WEIGHTS.fusionModel).toBe(FUSION_MODEL)
+    expect(RETRIEVAL_WEIGHTS.hybridFusionModel).toBe(HYBRID_FUSION_MODEL)
     expect(FUSION_MODEL.weights).toHaveLength(FUSION_FEATURES.length)
+    expect(HYBRID_FUSION_MODEL.weights).toHaveLength(FUSION_FEATURES.length)
+  })
+
+  it("in hybrid search, rises with BM25's rank", () => {
+    const s = (lexicalRank?: number) => fusionScore(HYBRID_FUSION_MODEL, { ...base, lexicalRank })
+    expect(s(1)).toBeGreaterThan(s(50))
+    expect(s(50)).toBeGreaterThan(s(undefined))
   })
 
   it("rises with the dense rank, the text's closeness, the graph's rank and how often a close document is cited", () => {
@@ -72,6 +81,30 @@ describe("plain search ranked by the model", () => {
     expect(new Set(ranks).size).toBe(ranks.length)
     expect([...ranks].sort((a, b) => a - b)).toEqual(ranks.map((_, i) => i + 1))
     expect(r.channelCounts.citations).toBe(ranks.length)
+  })
+})
+
+describe("hybrid search ranked by its model", () => {
+  // As above, keys 0 and 1 match the query alike (10°, 10.5°); BM25 ranks key 1 first, then key
+  // 9, which dense search does not return (80°), then key 0.
+  const angles = [10, 10.5, 60, 170, 171, 172, 173, 174, 175, 80]
+  const lexical = { search: async () => [1, 9, 0].map((key, i) => ({ key, score: 10 - i })) } as unknown as LexicalIndex
+  const parts = { dense: channelOver(angles, 9), graph: new CitationGraph(angles.length, []), lexical }
+  const search = () => retrieve(parts, { vector: Float32Array.from(unitAt(0)), text: "brazed fins", depth: 9, channels: { dense: true, citations: true, lexical: true }, feedback: false })
+
+  it("puts the one of two equally matched documents that BM25 ranks higher first", async () => {
+    const r = await search()
+    expect(r.fusion).toBe("model")
+    expect(r.hits[0].key).toBe(1)
+    expect(r.hits[0].ranks).toMatchObject({ dense: 2, lexical: 1 })
+    expect(r.channelCounts.lexical).toBe(3)
+  })
+
+  it("gives a document only BM25 found its similarity to the query", async () => {
+    const r = await search()
+    const nine = r.hits.find((h) => h.key === 9)
+    expect(nine?.ranks).toEqual({ lexical: 2 })
+    expect(r.similarity.get(9)).toBeCloseTo(Math.cos((80 * Math.PI) / 180), 5)
   })
 })
 
