@@ -37,7 +37,7 @@
  *
  *   node --import tsx bench/retrieval.ts [--sample DIR] [--synth-artifacts DIR | --synth-n 20000]
  *        [--latency-artifacts DIR | --latency-n 1000000] [--queries 300] [--latency 200] [--quality-only | --latency-only | --sample-only | --synthetic-only]
- *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-phrase-weight 0,0.5,1] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]] [--fit-fusion] [--fit-hybrid]
+ *        [--no-write] [--tune-ensemble 0.3,0.5,0.7 [--tune-sif 1e-4,1e-3] [--tune-phrase-weight 0,0.5,1] [--tune-words 0,4,8,16] [--tune-frequencies training,documents]] [--tune-plain [--tune-start JSON] [--tune-rounds 2] [--tune-only a,b]] [--fit-fusion] [--fit-hybrid] [--fit-with-sample]
  *
  * --tune-plain: the plain search's weights (core/search/retrieve.ts RETRIEVAL_WEIGHTS) by
  * coordinate ascent on the dev splits of the sample and the synthetic corpus together (see
@@ -50,7 +50,8 @@
  * --fit-fusion: refits the fusion model (core/search/learned-fusion.ts) on the synthetic corpus's
  * dev split and prints its weights beside rank fusion's and the shipped model's dev figures (see
  * fitFusion); it was fitted with --queries 1000. --fit-hybrid does the same for hybrid search's
- * model (the same evidence and BM25's rank).
+ * model (the same evidence and BM25's rank). --fit-with-sample adds the sample's dev queries to the
+ * rows (tried for hybrid search, not taken: README).
  *
  * --tune-ensemble (each corpus, ensemble encoder only): re-weights the ensemble's two parts in-process
  * (documents and queries encoded once by each part, exact search over the joined vectors) and
@@ -113,6 +114,7 @@ const { values } = parseArgs({
     "tune-plain": { type: "boolean", default: false },
     "fit-fusion": { type: "boolean", default: false },
     "fit-hybrid": { type: "boolean", default: false },
+    "fit-with-sample": { type: "boolean", default: false },
     "tune-start": { type: "string" },
     "tune-rounds": { type: "string", default: "2" },
     "tune-only": { type: "string" }
@@ -823,35 +825,41 @@ const latency = async (versionDir: string) => {
  * the test splits by a normal run. Only the synthetic corpus: the sample's graph is nearly empty
  * once its held-out queries' edges are dropped, so it cannot inform the graph's weights.
  */
-const fitFusion = async (c: Awaited<ReturnType<typeof heldOut>>, configName: "dense+citations" | "hybrid") => {
+const fitFusion = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof heldOut>>>, configName: "dense+citations" | "hybrid") => {
   const config = CONFIGS.find((x) => x.name === configName)!
   const hybrid = config.channels.lexical
   const modelOf = (w: RetrievalWeights) => (hybrid ? w.hybridFusionModel : w.fusionModel)
   const withModel = (model: RetrievalWeights["fusionModel"]): RetrievalWeights => (hybrid ? { ...RETRIEVAL_WEIGHTS, hybridFusionModel: model } : { ...RETRIEVAL_WEIGHTS, fusionModel: model })
-  const dev = c.queries.filter((q) => q.split === "dev")
-  const search = (q: HeldOutQuery, weights: RetrievalWeights, onEvidence?: Parameters<typeof retrieve>[1]["onEvidence"]) =>
+  const search = (c: (typeof corpora)[number], q: HeldOutQuery, weights: RetrievalWeights, onEvidence?: Parameters<typeof retrieve>[1]["onEvidence"]) =>
     retrieve(c.state, { vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: config.channels, accepts: admitted(c.state.corpus, q, "long"), weights, onEvidence })
   // The rows come from the candidates a model scores, so the search runs with one: the shipped one, or plain search's for a first hybrid fit.
   const rowsWith = withModel(modelOf(RETRIEVAL_WEIGHTS) ?? RETRIEVAL_WEIGHTS.fusionModel)
   const x: number[][] = []
   const cited: boolean[] = []
-  for (const q of dev) await search(q, rowsWith, (key, e) => (x.push(fusionFeatures(e)), cited.push(q.relevant.has(key))))
-  const fitted = fitFusionModel({ x, cited })
-  process.stdout.write(`${configName}: ${dev.length} dev queries, ${x.length} candidates, ${cited.filter(Boolean).length} cited\nfitted weights: [${fitted.weights.map((w) => w.toFixed(4)).join(", ")}]\n`)
-  for (const [name, weights] of [["rank fusion", withModel(undefined)], ["shipped model", RETRIEVAL_WEIGHTS], ["fitted model", withModel(fitted)]] as const) {
-    const sum = new Judged()
-    for (const q of dev) sum.add((await search(q, weights)).hits.map((h) => h.key), q.relevant)
-    const m = sum.means()
-    process.stdout.write(`${name}: dev recall@100 ${m.recallAt100.toFixed(3)}, MRR ${m.mrr.toFixed(3)}\n`)
+  for (const c of corpora) {
+    const dev = c.queries.filter((q) => q.split === "dev")
+    const before = x.length
+    for (const q of dev) await search(c, q, rowsWith, (key, e) => (x.push(fusionFeatures(e)), cited.push(q.relevant.has(key))))
+    process.stdout.write(`${configName}, ${c.label}: ${dev.length} dev queries, ${x.length - before} candidates, ${cited.slice(before).filter(Boolean).length} cited\n`)
   }
+  const fitted = fitFusionModel({ x, cited })
+  process.stdout.write(`fitted weights: [${fitted.weights.map((w) => w.toFixed(4)).join(", ")}]\n`)
+  for (const c of corpora)
+    for (const [name, weights] of [["rank fusion", withModel(undefined)], ["shipped model", RETRIEVAL_WEIGHTS], ["fitted model", withModel(fitted)]] as const) {
+      const sum = new Judged()
+      for (const q of c.queries.filter((q) => q.split === "dev")) sum.add((await search(c, q, weights)).hits.map((h) => h.key), q.relevant)
+      const m = sum.means()
+      process.stdout.write(`${c.label}, ${name}: dev recall@10 ${m.recallAt10.toFixed(3)}, recall@100 ${m.recallAt100.toFixed(3)}, MRR ${m.mrr.toFixed(3)}\n`)
+    }
 }
 
 const f3 = (x: number) => x.toFixed(3)
 if (values["fit-fusion"] || values["fit-hybrid"]) {
-  const c = await heldOut("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))
-  if (values["fit-fusion"]) await fitFusion(c, "dense+citations")
-  if (values["fit-hybrid"]) await fitFusion(c, "hybrid")
-  c.hub.stop()
+  const corpora = [await heldOut("synthetic", await synthDir(values["synth-artifacts"], Number(values["synth-n"])))]
+  if (values["fit-with-sample"]) corpora.push(await heldOut("sample (grants)", await sampleDir()))
+  if (values["fit-fusion"]) await fitFusion(corpora, "dense+citations")
+  if (values["fit-hybrid"]) await fitFusion(corpora, "hybrid")
+  for (const c of corpora) c.hub.stop()
   process.exit(0)
 }
 if (values["tune-plain"]) {
