@@ -83,7 +83,7 @@ import { DenseChannel, type VectorIndexLike } from "../core/search/dense.ts"
 import type { SearchCorpus } from "../core/search/corpus.ts"
 import { compileFilter, ymd } from "../core/search/filters.ts"
 import { openSearchState, type SearchState } from "../core/search/open.ts"
-import { applyRerank, type Channels, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
+import { applyRerank, type Channels, fusionModelKey, RERANK_DEPTH, retrieve, RETRIEVAL_WEIGHTS, type RetrievalWeights } from "../core/search/retrieve.ts"
 import { citedReferences, shortQuery, type Split, splitOf } from "./held-out.ts"
 import { fitFusionModel } from "./fusion-fit.ts"
 import { fusionFeatures } from "../core/search/learned-fusion.ts"
@@ -827,17 +827,17 @@ const latency = async (versionDir: string) => {
  */
 const fitFusion = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof heldOut>>>, configName: "dense+citations" | "hybrid") => {
   const config = CONFIGS.find((x) => x.name === configName)!
-  const hybrid = config.channels.lexical
-  const modelOf = (w: RetrievalWeights) => (hybrid ? w.hybridFusionModel : w.fusionModel)
-  const withModel = (model: RetrievalWeights["fusionModel"]): RetrievalWeights => (hybrid ? { ...RETRIEVAL_WEIGHTS, hybridFusionModel: model } : { ...RETRIEVAL_WEIGHTS, fusionModel: model })
+  const modelKey = fusionModelKey(config.channels.lexical)
+  const withModel = (model: RetrievalWeights["fusionModel"]): RetrievalWeights => ({ ...RETRIEVAL_WEIGHTS, [modelKey]: model })
+  const devOf = (c: (typeof corpora)[number]) => c.queries.filter((q) => q.split === "dev")
   const search = (c: (typeof corpora)[number], q: HeldOutQuery, weights: RetrievalWeights, onEvidence?: Parameters<typeof retrieve>[1]["onEvidence"]) =>
     retrieve(c.state, { vector: c.vectorOf(q, "long"), text: q.text, depth: 100, channels: config.channels, accepts: admitted(c.state.corpus, q, "long"), weights, onEvidence })
   // The rows come from the candidates a model scores, so the search runs with one: the shipped one, or plain search's for a first hybrid fit.
-  const rowsWith = withModel(modelOf(RETRIEVAL_WEIGHTS) ?? RETRIEVAL_WEIGHTS.fusionModel)
+  const rowsWith = withModel(RETRIEVAL_WEIGHTS[modelKey] ?? RETRIEVAL_WEIGHTS.fusionModel)
   const x: number[][] = []
   const cited: boolean[] = []
   for (const c of corpora) {
-    const dev = c.queries.filter((q) => q.split === "dev")
+    const dev = devOf(c)
     const before = x.length
     for (const q of dev) await search(c, q, rowsWith, (key, e) => (x.push(fusionFeatures(e)), cited.push(q.relevant.has(key))))
     process.stdout.write(`${configName}, ${c.label}: ${dev.length} dev queries, ${x.length - before} candidates, ${cited.slice(before).filter(Boolean).length} cited\n`)
@@ -847,7 +847,7 @@ const fitFusion = async (corpora: ReadonlyArray<Awaited<ReturnType<typeof heldOu
   for (const c of corpora)
     for (const [name, weights] of [["rank fusion", withModel(undefined)], ["shipped model", RETRIEVAL_WEIGHTS], ["fitted model", withModel(fitted)]] as const) {
       const sum = new Judged()
-      for (const q of c.queries.filter((q) => q.split === "dev")) sum.add((await search(c, q, weights)).hits.map((h) => h.key), q.relevant)
+      for (const q of devOf(c)) sum.add((await search(c, q, weights)).hits.map((h) => h.key), q.relevant)
       const m = sum.means()
       process.stdout.write(`${c.label}, ${name}: dev recall@10 ${m.recallAt10.toFixed(3)}, recall@100 ${m.recallAt100.toFixed(3)}, MRR ${m.mrr.toFixed(3)}\n`)
     }

@@ -179,6 +179,9 @@ export const RETRIEVAL_WEIGHTS: RetrievalWeights = {
   hybridFusionModel: HYBRID_FUSION_MODEL,
   neighbourhoodFloor: 0.8
 }
+/** The weights' fusion model a search ranks by: hybrid search's when BM25 runs, plain search's otherwise. */
+export const fusionModelKey = (lexical: boolean): "hybridFusionModel" | "fusionModel" => (lexical ? "hybridFusionModel" : "fusionModel")
+
 /** Candidates the late-interaction reranker rescored. */
 export const RERANK_DEPTH = 50
 
@@ -291,7 +294,7 @@ export const retrieve = async (parts: RetrievalParts, r: RetrievalRequest): Prom
     const hits = parts.graph.expand(seeds, pool, accepts, weights.paths)
     // The dense hits the text matches well: the graph corroborates them at full weight, and only they get the prior.
     const wellMatched = withinFloor(denseOrder, denseHits, weights.corroborationFloor)
-    const model = lexical ? weights.hybridFusionModel : weights.fusionModel
+    const model = weights[fusionModelKey(lexical !== undefined)]
     if (model && searched) {
       const learned = await learnedFusion(parts, { model, query: r.vector!, searched, denseHits, graphHits: hits, lexical: lexical ?? [], neighbours: trusted ? withinFloor(denseOrder, denseHits, weights.neighbourhoodFloor) : [], wellMatched, pool, accepts, weights, similarity, onEvidence: r.onEvidence })
       channelCounts.dense = denseHits.length
@@ -339,27 +342,30 @@ const learnedFusion = async (
 ): Promise<{ hits: FusedHit[]; graphFinds: number }> => {
   const graph = parts.graph!
   const neighbourhood = o.neighbours.length > 0 ? graph.expand(o.neighbours, o.pool, o.accepts, o.weights.paths) : []
-  const rankIn = (hits: ReadonlyArray<Scored>) => new Map(hits.map((h, i) => [h.key, i + 1]))
-  const denseRank = rankIn(o.denseHits)
-  const graphRank = rankIn(o.graphHits)
-  const neighbourhoodRank = rankIn(neighbourhood)
-  const lexicalRank = new Map(o.lexical.map((k, i) => [k, i + 1]))
+  // 1-based ranks, a key repeated keeping its first.
+  const rankIn = (keys: ReadonlyArray<number>) => new Map([...new Set(keys)].map((k, i) => [k, i + 1]))
+  const keysOf = (hits: ReadonlyArray<Scored>) => hits.map((h) => h.key)
+  const denseRank = rankIn(keysOf(o.denseHits))
+  const graphRank = rankIn(keysOf(o.graphHits))
+  const neighbourhoodRank = rankIn(keysOf(neighbourhood))
+  const lexicalRank = rankIn(o.lexical)
   // The citation channel's reported ranking: the confident head's finds, then the neighbourhood's others.
-  const citationRank = new Map([...new Set([...o.graphHits, ...neighbourhood].map((h) => h.key))].map((k, i) => [k, i + 1]))
+  const citationRank = rankIn([...keysOf(o.graphHits), ...keysOf(neighbourhood)])
+  const candidates = [...new Set([...denseRank.keys(), ...citationRank.keys(), ...lexicalRank.keys()])]
   const best = bestOf(o.denseHits)
   const denseCosine = new Map(o.denseHits.map((h) => [h.key, h.score]))
   const cosine = new Map(denseCosine)
-  const unseen = [...new Set([...citationRank.keys(), ...lexicalRank.keys()])].filter((k) => !cosine.has(k))
+  const unseen = candidates.filter((k) => !cosine.has(k))
   const vectors = await parts.dense.vectorsOf(unseen)
   for (const [key, v] of vectors) {
     cosine.set(key, cosineToUnit(o.searched, v))
     o.similarity.set(key, cosineToUnit(o.query, v))
   }
-  // A find with no vector (no text to encode) is taken to be as close as the nearest dense hit it
-  // is linked to, citing or cited: the graph found it through them, and 0 would rank it as unrelated.
+  // A candidate with no vector (no text to encode) is taken to be as close as the nearest dense hit
+  // it is linked to, citing or cited: the graph found it through them, and 0 would rank it as unrelated.
   for (const key of unseen) if (!vectors.has(key)) cosine.set(key, graph.nearestLinked(key, denseCosine) ?? 0)
   const well = new Set(o.wellMatched)
-  const hits = [...new Set([...denseRank.keys(), ...graphRank.keys(), ...neighbourhoodRank.keys(), ...lexicalRank.keys()])].map((key): FusedHit & { dense: number } => {
+  const hits = candidates.map((key): FusedHit & { dense: number } => {
     const dense = denseRank.get(key)
     const citations = citationRank.get(key)
     const lexical = lexicalRank.get(key)
