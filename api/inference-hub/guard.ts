@@ -1,8 +1,10 @@
 /**
- * Who may call the hub. The hub has no keys of its own: with HUB_TOKEN set (make serve sets a
- * fresh one for each run and hands it to the API), every request must carry it in
- * `x-hub-token`; without it only loopback peers are served. Anything else is refused with 403
- * before a model is touched.
+ * Who may call the hub. The hub has no keys of its own and holds no secrets: it encodes and
+ * reranks text. A caller on this machine (a loopback peer) is served, as the API is and as an
+ * operator's or analyst's local tools are (`curl 127.0.0.1:8081/encode`). A caller from anywhere
+ * else, which reaches the hub only when HUB_URL names an outward interface, must carry HUB_TOKEN
+ * in `x-hub-token` (make serve sets a fresh one for each run and hands it to the API); without a
+ * token configured, no outside caller is served. Refusals are 403, before a model is touched.
  */
 import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { timingSafeEqual } from "node:crypto"
@@ -20,15 +22,20 @@ const sameToken = (given: string, expected: string) => {
 
 const refuse = (why: string) => HttpServerResponse.unsafeJson({ error: why }, { status: 403 })
 
+/** Whether the hub serves a caller at `peer` presenting `given` (the x-hub-token header, if any). */
+export const admits = (token: Option.Option<string>, peer: string | undefined, given: string | undefined): boolean =>
+  (peer !== undefined && LOOPBACK.test(peer)) || (Option.isSome(token) && given !== undefined && sameToken(given, token.value))
+
 export const hubGuard = (token: Option.Option<string>) =>
   HttpMiddleware.make((app) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (Option.isSome(token)) {
-        const given = request.headers["x-hub-token"]
-        return typeof given === "string" && sameToken(given, token.value) ? yield* app : refuse("x-hub-token: missing or wrong")
-      }
-      const peer = Option.getOrUndefined(request.remoteAddress)
-      return peer !== undefined && LOOPBACK.test(peer) ? yield* app : refuse("the hub serves loopback callers only (set HUB_TOKEN to serve others)")
+      const given = request.headers["x-hub-token"]
+      if (admits(token, Option.getOrUndefined(request.remoteAddress), typeof given === "string" ? given : undefined)) return yield* app
+      return refuse(
+        Option.isSome(token)
+          ? "x-hub-token: missing or wrong (required of callers outside this machine)"
+          : "the hub serves callers on this machine only (set HUB_TOKEN to serve others)"
+      )
     })
   )
