@@ -122,7 +122,10 @@ const SearchResult = DeclaredStruct({
   claims: Schema.optional(Schema.Array(ParsedClaim)).annotations({ description: "With includeClaims" }),
   description_text: Schema.optional(Schema.Null).annotations({ description: "Always null: results carry no specification body" }),
   rank: Schema.optional(Schema.Number),
-  score: Schema.optional(Schema.Number).annotations({ description: "Fused score the ranking is by" }),
+  score: Schema.optional(Schema.Number).annotations({
+    description:
+      "The score the ranking is by, falling with rank: the fusion's score of the retrievers' evidence; with useReranking, the reciprocal-rank fusion of that order and the reranker's (1 / (60 + rank) each)"
+  }),
   similarity: Schema.optional(Rank).annotations({ description: "Cosine similarity of the reference's vector to the query, where it has one (the citation graph's finds included)" }),
   ranks: Schema.optional(
     DeclaredStruct({ dense: Rank, citations: Rank, lexical: Rank, rerank: Schema.optional(Rank) }).annotations({

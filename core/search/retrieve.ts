@@ -463,7 +463,9 @@ export const leadWithNearDuplicates = (hits: ReadonlyArray<FusedHit>, similarity
  * with the retrieval order by the same reciprocal-rank rule (each counts 1 / (RRF_K + rank)),
  * rather than replacing it: the reranker sees only the candidate texts, while the fused order
  * also carries the citation graph's evidence, which text similarity cannot see. Ties keep the
- * fused order; the hits past the head follow unchanged.
+ * fused order. Every hit's `score` becomes the value the answer is ordered by, so scores fall
+ * with rank: the head's is that sum; the hits past it, which the reranker did not see, count as
+ * reranked just below the head (1 / (RRF_K + RERANK_DEPTH + 1)), which keeps them under it.
  */
 export const applyRerank = (hits: ReadonlyArray<FusedHit>, scores: ReadonlyMap<number, number>): Array<FusedHit & { rerank?: number }> => {
   const head = hits.slice(0, RERANK_DEPTH).map((h, i) => ({ h, i, s: scores.get(h.key) ?? -Infinity }))
@@ -472,8 +474,9 @@ export const applyRerank = (hits: ReadonlyArray<FusedHit>, scores: ReadonlyMap<n
   const fused = head
     .map((x) => ({ ...x, r: rerankRank.get(x.h.key)!, f: 1 / (RRF_K + x.i + 1) + 1 / (RRF_K + rerankRank.get(x.h.key)!) }))
     .sort((a, b) => b.f - a.f || a.i - b.i)
+  const unseen = 1 / (RRF_K + RERANK_DEPTH + 1)
   return [
-    ...fused.map(({ h, s, r }) => ({ ...h, ranks: { ...h.ranks, rerank: r }, rerank: Number.isFinite(s) ? s : undefined })),
-    ...hits.slice(RERANK_DEPTH)
+    ...fused.map(({ h, s, r, f }) => ({ ...h, score: f, ranks: { ...h.ranks, rerank: r }, rerank: Number.isFinite(s) ? s : undefined })),
+    ...hits.slice(RERANK_DEPTH).map((h, j) => ({ ...h, score: 1 / (RRF_K + RERANK_DEPTH + j + 1) + unseen }))
   ]
 }

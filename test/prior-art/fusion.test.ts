@@ -5,7 +5,7 @@ import { reciprocalRankFusion, RRF_K } from "../../core/search/fusion.ts"
 import { compileFilter, periodEnd, periodStart } from "../../core/search/filters.ts"
 import type { SearchCorpus } from "../../core/search/corpus.ts"
 import { channelOver, unitAt } from "../support/angle-channel.ts"
-import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE, retrieve } from "../../core/search/retrieve.ts"
+import { applyRerank, leadWithNearDuplicates, NEAR_DUPLICATE, RERANK_DEPTH, retrieve } from "../../core/search/retrieve.ts"
 import { TopK } from "../../core/search/top-k.ts"
 import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
@@ -90,6 +90,18 @@ describe("reciprocal-rank fusion", () => {
     expect(out.map((h) => h.key)).toEqual([1, 4, 2, 3])
     expect(out.map((h) => h.ranks.rerank)).toEqual([4, 1, 3, 2])
     expect(out.map((h) => h.rerank)).toEqual([0, 0.9, 0.1, 0.8])
+    // The score shown is what the answer is ordered by.
+    expect(out.map((h) => h.score)).toEqual([1 / 61 + 1 / 64, 1 / 64 + 1 / 61, 1 / 62 + 1 / 63, 1 / 63 + 1 / 62])
+  })
+
+  it("after a rerank, scores fall with rank through the head and past it", () => {
+    const keys = Array.from({ length: RERANK_DEPTH + 20 }, (_, i) => i)
+    const fused = reciprocalRankFusion([{ channel: "dense", keys }])
+    // The reranker reverses the head: its last hit is its best.
+    const out = applyRerank(fused, new Map(keys.slice(0, RERANK_DEPTH).map((k) => [k, k])))
+    for (let i = 1; i < out.length; i++) expect(out[i].score).toBeLessThanOrEqual(out[i - 1].score)
+    expect(out.slice(RERANK_DEPTH).map((h) => h.key)).toEqual(keys.slice(RERANK_DEPTH))
+    expect(out[RERANK_DEPTH].score).toBeLessThan(out[RERANK_DEPTH - 1].score)
   })
 })
 

@@ -148,6 +148,8 @@ describe("channels", () => {
     // The reranker's own order: a lower rerank rank never has a lower score.
     const byRank = [...specs].sort((a: any, b: any) => a.ranks.rerank - b.ranks.rerank)
     for (let i = 1; i < byRank.length; i++) expect(byRank[i].rerank_score).toBeLessThanOrEqual(byRank[i - 1].rerank_score)
+    // The answer's order is the score's: a client that sorts by score keeps the reranked order.
+    for (let i = 1; i < specs.length; i++) expect(specs[i].score).toBeLessThanOrEqual(specs[i - 1].score)
     expect(r.json.data.metadata.retrieval.reranked).toBeGreaterThanOrEqual(20)
     expect(plain.json.data.specifications[0]).not.toHaveProperty("rerank_score")
   })
