@@ -472,7 +472,10 @@ export const applyRerank = (hits: ReadonlyArray<FusedHit>, scores: ReadonlyMap<n
   const byScore = [...head].sort((a, b) => b.s - a.s || a.i - b.i)
   const rerankRank = new Map(byScore.map((x, r) => [x.h.key, r + 1]))
   const fused = head
-    .map((x) => ({ ...x, r: rerankRank.get(x.h.key)!, f: 1 / (RRF_K + x.i + 1) + 1 / (RRF_K + rerankRank.get(x.h.key)!) }))
+    .map((x) => {
+      const r = rerankRank.get(x.h.key)!
+      return { ...x, r, f: 1 / (RRF_K + x.i + 1) + 1 / (RRF_K + r) }
+    })
     .sort((a, b) => b.f - a.f || a.i - b.i)
   const unseen = 1 / (RRF_K + RERANK_DEPTH + 1)
   return [
