@@ -64,6 +64,20 @@ const freshDatabase = async () => {
   }
 }
 
+/**
+ * The test's own pool on a database it will drop. pool.end() resolves once its clients are told
+ * to close, not once their sockets are gone, so DROP DATABASE … WITH (FORCE) can still reach one
+ * and the server's "terminating connection due to administrator command" (57P01) arrives as the
+ * pool's error event; without a listener that is an unhandled error. That one is expected here.
+ */
+const testPool = (url: string, max: number) => {
+  const pool = new pg.Pool({ connectionString: url, max })
+  pool.on("error", (e: Error & { code?: string }) => {
+    if (e.code !== "57P01") throw e
+  })
+  return pool
+}
+
 /** One API process (api/main.ts) on an ephemeral port, its own STATE_DIR, the shared database. */
 const startReplica = (databaseUrl: string, artifactsDir: string) =>
   spawnApiProcess({ STATE_DIR: tempDir("replica"), ARTIFACTS_DIR: artifactsDir, DATABASE_URL: databaseUrl })
@@ -99,7 +113,7 @@ describe.skipIf(!reachable)("keys and quotas shared by replicas through PostgreS
 
   beforeAll(async () => {
     database = await freshDatabase()
-    pool = new pg.Pool({ connectionString: database.url, max: 2 })
+    pool = testPool(database.url, 2)
     replicas.push(...(await Promise.all([startReplica(database.url, sampleDir), startReplica(database.url, sampleDir)])))
   })
 
@@ -211,7 +225,7 @@ describe.skipIf(!reachable)("when the shared database fails", () => {
     const database = await freshDatabase()
     const server = await startTestServer({ databaseUrl: Redacted.make(database.url) })
     try {
-      const pool = new pg.Pool({ connectionString: database.url, max: 1 })
+      const pool = testPool(database.url, 1)
       const key = await pgKeys(pool).create({ name: "lost" }, Date.now())
       await pool.end()
       expect((await call(server.url, "GET", "/api/v1/guidance/design-code/01", { key })).status).toBe(503) // admitted (no artifacts here)
@@ -233,7 +247,7 @@ describe.skipIf(!reachable)("quota windows in PostgreSQL", () => {
     const database = await freshDatabase()
     let now = Date.UTC(2031, 4, 30, 12, 0)
     const server = await startTestServer({ databaseUrl: Redacted.make(database.url), now: () => now })
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 })
+    const pool = testPool(database.url, 1)
     try {
       const key = await pgKeys(pool).create({ name: "windows", daily: 2, monthly: 3 }, now)
       const status = async () => (await call(server.url, "GET", METERED_503, { key })).status
