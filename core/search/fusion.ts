@@ -12,6 +12,9 @@
  */
 export const RRF_K = 60
 
+/** What a rank counts in reciprocal-rank fusion: 1 / (RRF_K + rank), rank 1 = best. */
+export const rankVote = (rank: number): number => 1 / (RRF_K + rank)
+
 export interface ChannelRanking {
   readonly channel: string
   /** Keys best first. */

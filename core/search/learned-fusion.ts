@@ -15,7 +15,7 @@
  * corpus cites a candidate, all at once.
  */
 
-import { RRF_K } from "./fusion.ts"
+import { rankVote } from "./fusion.ts"
 
 /** What the channels say about one candidate. */
 export interface CandidateEvidence {
@@ -59,7 +59,7 @@ export const FUSION_FEATURES = [
 export const CITED_BY_CAP = 16
 
 /** A rank's vote as reciprocal-rank fusion counts it, so the model starts from the same scale. */
-const vote = (rank: number | undefined) => (rank === undefined ? 0 : 1 / (RRF_K + rank))
+const vote = (rank: number | undefined) => (rank === undefined ? 0 : rankVote(rank))
 
 export const fusionFeatures = (e: CandidateEvidence): number[] => {
   const logCitedBy = Math.log1p(Math.min(e.citedBy, CITED_BY_CAP))

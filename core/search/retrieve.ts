@@ -26,7 +26,7 @@
 import { type CitationGraph, PATH_WEIGHTS, type PathWeights } from "./citations.ts"
 import type { DenseChannel, DenseResult } from "./dense.ts"
 import { FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT, rocchioQuery } from "./feedback.ts"
-import { type ChannelRanking, type FusedHit, reciprocalRankFusion, RRF_K } from "./fusion.ts"
+import { type ChannelRanking, type FusedHit, rankVote, reciprocalRankFusion } from "./fusion.ts"
 import { type CandidateEvidence, type FusionModel, FUSION_MODEL, fusionScore, HYBRID_FUSION_MODEL } from "./learned-fusion.ts"
 import type { LexicalIndex } from "./lexical.ts"
 import type { Scored } from "./top-k.ts"
@@ -474,12 +474,11 @@ export const applyRerank = (hits: ReadonlyArray<FusedHit>, scores: ReadonlyMap<n
   const fused = head
     .map((x) => {
       const r = rerankRank.get(x.h.key)!
-      return { ...x, r, f: 1 / (RRF_K + x.i + 1) + 1 / (RRF_K + r) }
+      return { ...x, r, f: rankVote(x.i + 1) + rankVote(r) }
     })
     .sort((a, b) => b.f - a.f || a.i - b.i)
-  const unseen = 1 / (RRF_K + RERANK_DEPTH + 1)
   return [
     ...fused.map(({ h, s, r, f }) => ({ ...h, score: f, ranks: { ...h.ranks, rerank: r }, rerank: Number.isFinite(s) ? s : undefined })),
-    ...hits.slice(RERANK_DEPTH).map((h, j) => ({ ...h, score: 1 / (RRF_K + RERANK_DEPTH + j + 1) + unseen }))
+    ...hits.slice(RERANK_DEPTH).map((h, j) => ({ ...h, score: rankVote(RERANK_DEPTH + j + 1) + rankVote(RERANK_DEPTH + 1) }))
   ]
 }
