@@ -10,38 +10,32 @@
  * version published beside the hub's own); without it, the version the hub started with answers.
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, ParseResult, Schema } from "effect"
+import { Effect, Option, type ParseResult, Schema } from "effect"
+import { describeParseError } from "../domain/issues.ts"
 import { HUB_VERSION_HEADER } from "../hub/contract.ts"
 import { HubModels, type UnknownVersion } from "./models.ts"
 import { ServedVersion } from "./version.ts"
 
 const EncodeRequest = Schema.Struct({
-  texts: Schema.Array(Schema.String.annotations({ message: () => "must be a string" }))
+  texts: Schema.Array(Schema.String)
     .annotations({ message: () => "must be an array of strings" })
     .pipe(Schema.maxItems(4096, { message: () => "must hold at most 4096 texts" }))
 })
 const RerankRequest = Schema.Struct({
-  query: Schema.String.annotations({ message: () => "must be a string" }),
-  candidates: Schema.Array(
-    Schema.Struct({ id: Schema.String.annotations({ message: () => "must be a string" }), text: Schema.String.annotations({ message: () => "must be a string" }) })
-  )
+  query: Schema.String,
+  candidates: Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.String }))
     .annotations({ message: () => "must be an array of {id, text} objects" })
     .pipe(Schema.maxItems(2000, { message: () => "must hold at most 2000 candidates" }))
 })
 const WarmQuery = Schema.Struct({
-  rerank: Schema.optionalWith(Schema.String.pipe(Schema.filter((v) => ["0", "1", "true", "false"].includes(v), { message: () => "must be 0, 1, true or false" })), { exact: true })
+  rerank: Schema.optionalWith(Schema.String.pipe(Schema.filter((v) => ["0", "1", "true", "false"].includes(v), { message: () => "must be 0, 1, true or false" })), {
+    exact: true
+  })
 })
 
-/** "field: rule" for each thing wrong with a request (the body that is not JSON included), as the API answers. */
-const describeBadRequest = (e: ParseResult.ParseError | { readonly _tag: "RequestError" }): string =>
-  e._tag === "RequestError"
-    ? "body: is not valid JSON"
-    : ParseResult.ArrayFormatter.formatErrorSync(e)
-        .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "body"}: ${issue.message}`)
-        .join("; ")
-
+/** "field: rule", worded as the API words its 400s; a body that is not JSON says so. */
 const badRequest = (e: ParseResult.ParseError | { readonly _tag: "RequestError" }) =>
-  HttpServerResponse.unsafeJson({ error: describeBadRequest(e) }, { status: 400 })
+  HttpServerResponse.unsafeJson({ error: e._tag === "RequestError" ? "body: is not valid JSON" : describeParseError(e) }, { status: 400 })
 const failed = (e: unknown) => HttpServerResponse.unsafeJson({ error: e instanceof Error ? e.message : String(e) }, { status: 500 })
 const unknownVersion = (e: UnknownVersion) => HttpServerResponse.unsafeJson({ error: e.message }, { status: 404 })
 

@@ -73,11 +73,11 @@ describe("inference hub", () => {
       return { status: r.status, error: ((await r.json()) as { error: string }).error }
     }
     expect(await send("/encode", '{"texts": 3}')).toEqual({ status: 400, error: "texts: must be an array of strings" })
-    expect(await send("/encode", "{}")).toEqual({ status: 400, error: "texts: is missing" })
-    expect(await send("/encode", '{"texts": ["a", 1]}')).toEqual({ status: 400, error: "texts.1: must be a string" })
+    expect(await send("/encode", "{}")).toEqual({ status: 400, error: "texts: is required" })
+    expect(await send("/encode", '{"texts": ["a", 1]}')).toEqual({ status: 400, error: "texts[1]: must be a string" })
     expect(await send("/encode", JSON.stringify({ texts: Array(4097).fill("a") }))).toEqual({ status: 400, error: "texts: must hold at most 4096 texts" })
     expect(await send("/encode", '{"texts": ["a"')).toEqual({ status: 400, error: "body: is not valid JSON" })
-    expect(await send("/rerank", '{"query": "a", "candidates": [{"id": 1, "text": "b"}]}')).toEqual({ status: 400, error: "candidates.0.id: must be a string" })
+    expect(await send("/rerank", '{"query": "a", "candidates": [{"id": 1, "text": "b"}]}')).toEqual({ status: 400, error: "candidates[0].id: must be a string" })
     expect(await send("/warmup?rerank=yes", "")).toEqual({ status: 400, error: "rerank: must be 0, 1, true or false" })
   })
 
