@@ -3,12 +3,10 @@
  * run against `make serve`), callers from elsewhere only with the run's HUB_TOKEN.
  */
 import * as os from "node:os"
-import { spawn } from "node:child_process"
 import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hubCommand } from "../../api/hub/bundle.ts"
 import { admits } from "../../api/inference-hub/guard.ts"
-import { freePort } from "../support/hub-process.ts"
+import { type HubProcess, startHub } from "../support/hub-process.ts"
 import { sampleArtifacts } from "../support/sample-artifacts.ts"
 
 const versionDir = await sampleArtifacts()
@@ -37,27 +35,14 @@ const outward = Object.values(os.networkInterfaces())
   .find((a) => a !== undefined && a.family === "IPv4" && !a.internal)?.address
 
 describe("hub guard, over HTTP with HUB_TOKEN set as make serve sets it", () => {
-  let stop = async () => {}
-  let port = 0
+  let hub: HubProcess
+  let port = ""
 
   beforeAll(async () => {
-    port = await freePort()
-    const child = spawn(process.execPath, [...(await hubCommand())], {
-      env: { ...process.env, HUB_URL: `http://0.0.0.0:${port}`, ARTIFACTS_DIR: versionDir, HUB_TOKEN: TOKEN },
-      stdio: "ignore"
-    })
-    stop = async () => {
-      if (child.exitCode !== null) return
-      child.kill("SIGTERM")
-      await new Promise((r) => child.once("exit", r))
-    }
-    const end = Date.now() + 60_000
-    while (!(await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false))) {
-      if (Date.now() > end || child.exitCode !== null) throw new Error(`hub did not start (exit ${child.exitCode ?? "none"})`)
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    hub = await startHub(versionDir, { HUB_TOKEN: TOKEN }, "0.0.0.0")
+    port = new URL(hub.url).port
   }, 90_000)
-  afterAll(() => stop())
+  afterAll(() => hub?.stop())
 
   const encode = (host: string, headers: Record<string, string> = {}) =>
     fetch(`http://${host}:${port}/encode`, {

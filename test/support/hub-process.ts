@@ -17,11 +17,16 @@ export const freePort = () =>
     })
   })
 
-export const startHub = async (artifactsDir: string, env: Record<string, string> = {}): Promise<HubProcess> => {
-  const url = `http://127.0.0.1:${await freePort()}`
+/**
+ * `listenOn` is the host the hub binds (HUB_URL's); `url` is always its loopback address. A test
+ * of callers from another address binds 0.0.0.0.
+ */
+export const startHub = async (artifactsDir: string, env: Record<string, string> = {}, listenOn = "127.0.0.1"): Promise<HubProcess> => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
   // As make serve starts it: from its bundle (api/hub/bundle.ts), the sources through tsx where none can be made.
   const child = spawn(process.execPath, [...(await hubCommand())], {
-    env: { ...process.env, HUB_URL: url, ARTIFACTS_DIR: artifactsDir, ...env },
+    env: { ...process.env, HUB_URL: `http://${listenOn}:${port}`, ARTIFACTS_DIR: artifactsDir, ...env },
     stdio: "ignore"
   })
   const end = Date.now() + 60_000
